@@ -1,0 +1,48 @@
+/**
+ * CiliumCni: Cilium by Helm into one cluster. Its `handle` output is the cluster handle gated on
+ * Cilium being ready, so whatever is installed with it waits for the CNI.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle, withReadyGate } from "../cluster/handle";
+import { CILIUM_REPO, CILIUM_VERSION, CiliumValuesArgs, ciliumValues } from "./values";
+
+export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
+  /** The cluster to install into. */
+  cluster: ClusterHandle;
+  /** Cilium `cluster.name`. @default the cluster handle's name */
+  clusterName?: string;
+  /**
+   * A local chart directory or .tgz (air-gapped use). @default chart `cilium` from
+   * https://helm.cilium.io/ at `version`
+   */
+  chartPath?: string;
+  /** Chart version when pulled from the repository. @default 1.18.0 */
+  version?: string;
+  /** Seconds Helm waits for Cilium to become ready. @default 600 */
+  timeoutSeconds?: number;
+}
+
+export class CiliumCni extends pulumi.ComponentResource {
+  /** The Helm release. */
+  declare public readonly release: k8s.helm.v3.Release;
+  /** The cluster handle, gated on Cilium being ready. */
+  declare public readonly handle: ClusterHandle;
+
+  constructor(name: string, args: CiliumCniArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:cilium:CiliumCni", name, {}, opts);
+    const values = ciliumValues({ ...args, clusterName: args.clusterName ?? args.cluster.name });
+    const source = args.chartPath
+      ? { chart: args.chartPath }
+      : { chart: "cilium", version: args.version ?? CILIUM_VERSION, repositoryOpts: { repo: CILIUM_REPO } };
+    this.release = new k8s.helm.v3.Release(`${name}-cilium`, {
+      name: "cilium",
+      namespace: "kube-system",
+      ...source,
+      values,
+      timeout: args.timeoutSeconds ?? 600,
+    }, { parent: this, provider: args.cluster.provider, dependsOn: args.cluster.readyGate });
+    this.handle = withReadyGate(args.cluster, this.release);
+    this.registerOutputs({ status: this.release.status });
+  }
+}

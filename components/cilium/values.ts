@@ -1,0 +1,46 @@
+/**
+ * Pure Helm values for Cilium on kind, reproducing what `cilium install` (cilium-cli v0.18)
+ * sets on a kind cluster, plus the per-cluster name and id ClusterMesh needs.
+ * @see https://docs.cilium.io/en/stable/installation/kind/
+ */
+
+/** The pinned Cilium chart version (no "v"; image tags have one). */
+export const CILIUM_VERSION = "1.18.0";
+/** Cilium's classic Helm repository. */
+export const CILIUM_REPO = "https://helm.cilium.io/";
+
+export interface CiliumValuesArgs {
+  /** Cilium `cluster.name`: unique per cluster, at most 32 characters. */
+  clusterName: string;
+  /** Cilium `cluster.id`: unique per cluster, 1 to 255. */
+  clusterId: number;
+  /**
+   * Replace kube-proxy (only when the cluster runs without it, kind `kubeProxyMode: none`).
+   * @default false: kind runs kube-proxy, and `cilium install` then sets no replacement
+   */
+  kubeProxyReplacement?: boolean;
+  /**
+   * API server host Cilium uses when it replaces kube-proxy.
+   * @default `<clusterName>-control-plane`, the kind control-plane container
+   */
+  k8sServiceHost?: string;
+  /** API server port Cilium uses when it replaces kube-proxy. @default 6443 */
+  k8sServicePort?: number;
+}
+
+export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    cluster: { name: args.clusterName, id: args.clusterId },
+    ipam: { mode: "kubernetes" },
+    routingMode: "tunnel",
+    tunnelProtocol: "vxlan",
+    operator: { replicas: 1 },
+    image: { pullPolicy: "IfNotPresent" },
+  };
+  if (args.kubeProxyReplacement) {
+    values.kubeProxyReplacement = true;
+    values.k8sServiceHost = args.k8sServiceHost ?? `${args.clusterName}-control-plane`;
+    values.k8sServicePort = args.k8sServicePort ?? 6443;
+  }
+  return values;
+}

@@ -1,0 +1,73 @@
+/**
+ * ExistingCluster: a handle for a cluster that something else made, given its kubeconfig as a
+ * file path or as (secret) contents.
+ */
+import * as fs from "fs";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle } from "./handle";
+import { KubeconfigError, parseKubeconfig } from "../kubeconfig";
+
+export interface ExistingClusterArgs {
+  /**
+   * Kubeconfig contents valid from the Pulumi host. Wrapped as a secret.
+   * Exactly one of `kubeconfig` and `kubeconfigPath` is required.
+   */
+  kubeconfig?: pulumi.Input<string>;
+  /**
+   * Path of a kubeconfig file, read when the program runs (relative to the project directory).
+   * Exactly one of `kubeconfig` and `kubeconfigPath` is required.
+   */
+  kubeconfigPath?: string;
+  /**
+   * Kubeconfig valid from pods of other clusters.
+   * @default the same kubeconfig as `kubeconfig` (right when every cluster shares one network,
+   * as in the lab)
+   */
+  peerKubeconfig?: pulumi.Input<string>;
+}
+
+/** Reads a kubeconfig file, with one clear error when it is missing or unreadable. */
+export function readKubeconfigFile(path: string, key: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new KubeconfigError(`${key}: cannot read kubeconfig file "${path}" (${code}); point it at an existing, readable kubeconfig file`);
+  }
+  parseKubeconfig(text, `${key} ("${path}")`);
+  return text;
+}
+
+export class ExistingCluster extends pulumi.ComponentResource implements ClusterHandle {
+  declare public readonly name: string;
+  declare public readonly kubeconfig: pulumi.Output<string>;
+  declare public readonly peerKubeconfig: pulumi.Output<string>;
+  declare public readonly endpoint: pulumi.Output<string>;
+  declare public readonly peerEndpoint: pulumi.Output<string>;
+  declare public readonly caData: pulumi.Output<string>;
+  declare public readonly provider: k8s.Provider;
+  declare public readonly readyGate: pulumi.Resource[];
+
+  constructor(name: string, args: ExistingClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:cluster:ExistingCluster", name, {}, opts);
+    if ((args.kubeconfig === undefined) === (args.kubeconfigPath === undefined)) {
+      throw new KubeconfigError(`cluster "${name}": give exactly one of kubeconfig (contents) and kubeconfigPath (file)`);
+    }
+    const contents = args.kubeconfigPath !== undefined
+      ? pulumi.output(readKubeconfigFile(args.kubeconfigPath, `cluster "${name}" kubeconfigPath`))
+      : pulumi.output(args.kubeconfig as pulumi.Input<string>);
+    this.name = name;
+    this.kubeconfig = pulumi.secret(contents);
+    this.peerKubeconfig = pulumi.secret(args.peerKubeconfig !== undefined ? pulumi.output(args.peerKubeconfig) : contents);
+    // The endpoint and CA are public; unwrap them from the secret kubeconfig explicitly.
+    const summary = pulumi.unsecret(contents.apply((text) => parseKubeconfig(text, `cluster "${name}" kubeconfig`)));
+    this.endpoint = summary.apply((s) => s.server);
+    this.caData = summary.apply((s) => s.caData ?? "");
+    this.peerEndpoint = pulumi.unsecret(this.peerKubeconfig.apply((text) => parseKubeconfig(text, `cluster "${name}" peerKubeconfig`).server));
+    this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: name }, { parent: this });
+    this.readyGate = [];
+    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
+  }
+}

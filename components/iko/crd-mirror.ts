@@ -1,0 +1,52 @@
+/**
+ * CrdMirror: makes a CRD exist on a target cluster, copied from a source cluster or taken from a
+ * manifest file. It is applied with server-side apply and force, so it coexists with an operator
+ * that registers the same CRD (whoever writes last owns the fields; nobody fails).
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle } from "../cluster/handle";
+import { IRISCLUSTER_CRD, loadCrdManifest } from "./crd";
+
+export interface CrdMirrorArgs {
+  /** The cluster the CRD must exist on. */
+  target: ClusterHandle;
+  /** The CRD's name. @default irisclusters.intersystems.com */
+  crdName?: string;
+  /** A manifest file holding the CRD. One of `manifestPath` and `sourceCluster` is required. */
+  manifestPath?: string;
+  /** A cluster to copy the live CRD from. One of `manifestPath` and `sourceCluster` is required. */
+  sourceCluster?: ClusterHandle;
+  /** What must exist before the CRD can be read from the source (e.g. the operator). @default nothing */
+  sourceDependsOn?: pulumi.Resource[];
+}
+
+export class CrdMirror extends pulumi.ComponentResource {
+  declare public readonly crd: k8s.apiextensions.v1.CustomResourceDefinition;
+
+  constructor(name: string, args: CrdMirrorArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:iko:CrdMirror", name, {}, opts);
+    const crdName = args.crdName ?? IRISCLUSTER_CRD;
+    if ((args.manifestPath === undefined) === (args.sourceCluster === undefined)) {
+      throw new Error(`CrdMirror "${name}": give exactly one of manifestPath and sourceCluster`);
+    }
+    let spec: pulumi.Input<k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec>;
+    let labels: pulumi.Input<Record<string, string>> | undefined;
+    if (args.manifestPath !== undefined) {
+      const crd = loadCrdManifest(args.manifestPath, crdName, `CrdMirror "${name}" manifestPath`);
+      spec = crd.spec as k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec;
+      labels = (crd.metadata as { labels?: Record<string, string> }).labels;
+    } else {
+      const source = args.sourceCluster as ClusterHandle;
+      const live = k8s.apiextensions.v1.CustomResourceDefinition.get(`${name}-source`, crdName,
+        { parent: this, provider: source.provider, dependsOn: [...source.readyGate, ...(args.sourceDependsOn ?? [])] });
+      spec = live.spec as unknown as k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec;
+      labels = live.metadata.labels;
+    }
+    this.crd = new k8s.apiextensions.v1.CustomResourceDefinition(`${name}-crd`, {
+      metadata: { name: crdName, labels, annotations: { "pulumi.com/patchForce": "true" } },
+      spec,
+    }, { parent: this, provider: args.target.provider, dependsOn: args.target.readyGate });
+    this.registerOutputs({ name: this.crd.metadata.name });
+  }
+}

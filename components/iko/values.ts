@@ -1,0 +1,54 @@
+/**
+ * Pure Helm values for the IKO chart (`iris-operator-amd`).
+ */
+
+export interface IkoImage {
+  /** Registry, e.g. `containers.intersystems.com`. */
+  registry: string;
+  /** Repository, e.g. `intersystems/iris-operator-amd`. */
+  repository: string;
+  /** Tag, e.g. `3.8.42.100`. */
+  tag: string;
+}
+
+export interface IkoValuesArgs {
+  /** Remote mode turns both admission webhooks off (they would sit on the wrong cluster). */
+  remote: boolean;
+  /** Operator image. @default the chart's own image */
+  image?: IkoImage;
+  /** Pull secrets for the operator image. @default none */
+  imagePullSecrets?: string[];
+  /** Operator log level (`--v`). @default the chart's (3) */
+  logLevel?: number;
+  /** Further values, merged last (a deep merge; lists are replaced). @default none */
+  extraValues?: Record<string, unknown>;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Deep-merges `override` into `base` (objects merged, everything else replaced); pure. */
+export function mergeValues(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(override)) {
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
+  }
+  return out;
+}
+
+export function ikoValues(args: IkoValuesArgs): Record<string, unknown> {
+  let values: Record<string, unknown> = {};
+  if (args.image) values.operator = { ...args.image };
+  if (args.imagePullSecrets && args.imagePullSecrets.length > 0) {
+    values.imagePullSecrets = args.imagePullSecrets.map((name) => ({ name }));
+  }
+  if (args.logLevel !== undefined) values.logLevel = args.logLevel;
+  if (args.remote) values.apiserver = { enableMutatingWebhook: false, enableValidatingWebhook: false };
+  if (args.extraValues) values = mergeValues(values, args.extraValues);
+  if (args.remote) {
+    // Remote mode keeps the webhooks off whatever extraValues says (config validation rejects it).
+    values = mergeValues(values, { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } });
+  }
+  return values;
+}

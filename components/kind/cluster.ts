@@ -1,0 +1,61 @@
+/**
+ * KindCluster: a kind cluster as a Pulumi resource, exposed as a cluster handle.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle } from "../cluster/handle";
+import { parseKubeconfig } from "../kubeconfig";
+import { KindConfigArgs, kindConfigYaml } from "./config";
+import { KindClusterInputs, KindClusterProvider } from "./provider";
+
+export interface KindClusterArgs extends KindConfigArgs {
+  /** kind cluster name. @default the resource name */
+  clusterName?: string;
+  /** The kind executable. @default "kind" on PATH */
+  kindCommand?: string;
+  /** The docker executable kind drives. @default "docker" on PATH */
+  dockerCommand?: string;
+}
+
+/** The dynamic resource; its kubeconfig outputs are stored as secrets. */
+class KindClusterResource extends pulumi.dynamic.Resource {
+  declare public readonly kubeconfig: pulumi.Output<string>;
+  declare public readonly peerKubeconfig: pulumi.Output<string>;
+  constructor(name: string, inputs: KindClusterInputs, opts?: pulumi.CustomResourceOptions) {
+    super(new KindClusterProvider(), name, { ...inputs, kubeconfig: undefined, peerKubeconfig: undefined },
+      { ...opts, additionalSecretOutputs: ["kubeconfig", "peerKubeconfig"] }, "kind", "Cluster");
+  }
+}
+
+export class KindCluster extends pulumi.ComponentResource implements ClusterHandle {
+  declare public readonly name: string;
+  declare public readonly kubeconfig: pulumi.Output<string>;
+  declare public readonly peerKubeconfig: pulumi.Output<string>;
+  declare public readonly endpoint: pulumi.Output<string>;
+  declare public readonly peerEndpoint: pulumi.Output<string>;
+  declare public readonly caData: pulumi.Output<string>;
+  declare public readonly provider: k8s.Provider;
+  declare public readonly readyGate: pulumi.Resource[];
+  /** The kind config YAML this cluster was created from. */
+  declare public readonly configYaml: string;
+
+  constructor(name: string, args: KindClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:kind:KindCluster", name, {}, opts);
+    this.name = args.clusterName ?? name;
+    this.configYaml = kindConfigYaml(args);
+    const cluster = new KindClusterResource(`${name}-kind`, {
+      name: this.name,
+      configYaml: this.configYaml,
+      kindCommand: args.kindCommand ?? "kind",
+      dockerCommand: args.dockerCommand ?? "docker",
+    }, { parent: this });
+    this.kubeconfig = pulumi.secret(cluster.kubeconfig);
+    this.peerKubeconfig = pulumi.secret(cluster.peerKubeconfig);
+    this.endpoint = pulumi.unsecret(cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).server));
+    this.peerEndpoint = pulumi.unsecret(cluster.peerKubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}" (internal)`).server));
+    this.caData = pulumi.unsecret(cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).caData ?? ""));
+    this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: this.name }, { parent: this });
+    this.readyGate = [];
+    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
+  }
+}

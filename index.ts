@@ -1,0 +1,16 @@
+/**
+ * iko-plus: the Pulumi program. The stack's config names the stack program (`iko-plus:program`,
+ * default "wfh"); it is validated before any resource is declared.
+ */
+import { runProgram } from "./stacks/program";
+
+const outputs = runProgram();
+
+export const program = outputs.program;
+export const homeKubeconfig = outputs.homeKubeconfig;
+export const workKubeconfig = outputs.workKubeconfig;
+export const operatorTargetKubeconfig = outputs.operatorTargetKubeconfig;
+export const operatorNamespace = outputs.operatorNamespace;
+export const operatorDeployment = outputs.operatorDeployment;
+export const targetKubeconfigSecret = outputs.targetKubeconfigSecret;
+export const irisClusters = outputs.irisClusters;

@@ -1,0 +1,122 @@
+/**
+ * Config of one cluster of a stack: where it comes from (kind or an existing kubeconfig) and
+ * its CNI.
+ */
+import * as fs from "fs";
+import { KubeconfigError, parseKubeconfig } from "../../components/kubeconfig";
+import { checkCidr, checkCiliumClusterId, checkClusterName, checkImageRef } from "../../components/names";
+import { Raw, Reader } from "./read";
+
+export interface ClusterConfig {
+  /** Config key of this cluster (e.g. "home"). */
+  key: string;
+  name: string;
+  source: "kind" | "kubeconfig";
+  /** A kubeconfig file (source kubeconfig). */
+  kubeconfigPath?: string;
+  /** The secret config key holding the kubeconfig contents (source kubeconfig). */
+  kubeconfigSecretKey?: string;
+  kind: {
+    workers: number;
+    nodeImage?: string;
+    kubeProxyMode: "iptables" | "ipvs" | "nftables" | "none";
+    podSubnet?: string;
+    serviceSubnet?: string;
+  };
+  cilium: { enabled: boolean; clusterId: number; chartPath?: string };
+}
+
+const CLUSTER_KEYS = ["name", "source", "kubeconfigPath", "workers", "nodeImage", "kubeProxyMode", "podSubnet", "serviceSubnet", "cilium"];
+const CILIUM_KEYS = ["enabled", "clusterId", "chartPath"];
+
+/** Checks kubeconfig text (never shown) and reports its problem under `key`. */
+export function checkKubeconfigText(r: Reader, key: string, text: string, secret: boolean, shown: unknown): void {
+  try {
+    parseKubeconfig(text, "it");
+  } catch (err) {
+    const why = err instanceof KubeconfigError ? err.message.replace(/^it:? ?/, "") : String(err);
+    r.problems.add(key, shown, `is not a usable kubeconfig: ${why}`, { secret });
+  }
+}
+
+export function readCluster(r: Reader, key: string, raw: unknown, defaults: { name: string; clusterId: number }, secretKubeconfig: string | undefined, secretKey: string): ClusterConfig {
+  const obj = r.object(key, raw);
+  r.unknownKeys(key, obj, CLUSTER_KEYS);
+  const name = r.string(`${key}.name`, obj.name, defaults.name) as string;
+  const nameProblem = checkClusterName(name);
+  if (nameProblem) r.problems.add(`${key}.name`, name, nameProblem);
+  const source = r.oneOf(`${key}.source`, obj.source, ["kind", "kubeconfig"] as const, secretKubeconfig !== undefined || obj.kubeconfigPath !== undefined ? "kubeconfig" : "kind");
+  const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath);
+  if (source === "kubeconfig") {
+    if (kubeconfigPath !== undefined && secretKubeconfig !== undefined) {
+      r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `and the secret ${secretKey} are both set; keep one of them`);
+    } else if (kubeconfigPath !== undefined) {
+      let text: string | undefined;
+      try {
+        text = fs.readFileSync(kubeconfigPath, "utf8");
+      } catch (err) {
+        r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); point it at an existing kubeconfig file`);
+      }
+      if (text !== undefined) checkKubeconfigText(r, `${key}.kubeconfigPath`, text, false, kubeconfigPath);
+    } else if (secretKubeconfig !== undefined) {
+      checkKubeconfigText(r, secretKey, secretKubeconfig, true, secretKubeconfig);
+    } else {
+      r.problems.add(`${key}.source`, source, `needs a kubeconfig; set ${key}.kubeconfigPath or \`pulumi config set --secret ${secretKey} "$(cat <file>)"\``);
+    }
+  } else if (kubeconfigPath !== undefined) {
+    r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `is set but ${key}.source is "kind"; set ${key}.source to "kubeconfig" or remove the path`);
+  }
+  const nodeImage = r.string(`${key}.nodeImage`, obj.nodeImage);
+  if (nodeImage !== undefined) {
+    const p = checkImageRef(nodeImage);
+    if (p) r.problems.add(`${key}.nodeImage`, nodeImage, p);
+  }
+  const podSubnet = r.string(`${key}.podSubnet`, obj.podSubnet);
+  if (podSubnet !== undefined && checkCidr(podSubnet)) r.problems.add(`${key}.podSubnet`, podSubnet, checkCidr(podSubnet) as string);
+  const serviceSubnet = r.string(`${key}.serviceSubnet`, obj.serviceSubnet);
+  if (serviceSubnet !== undefined && checkCidr(serviceSubnet)) r.problems.add(`${key}.serviceSubnet`, serviceSubnet, checkCidr(serviceSubnet) as string);
+  const ciliumRaw = r.object(`${key}.cilium`, obj.cilium);
+  r.unknownKeys(`${key}.cilium`, ciliumRaw, CILIUM_KEYS);
+  const clusterId = r.integer(`${key}.cilium.clusterId`, ciliumRaw.clusterId, defaults.clusterId, 1, 255, ", unique per cluster (Cilium ClusterMesh)");
+  if (checkCiliumClusterId(clusterId)) r.problems.add(`${key}.cilium.clusterId`, clusterId, checkCiliumClusterId(clusterId) as string);
+  const chartPath = r.string(`${key}.cilium.chartPath`, ciliumRaw.chartPath);
+  if (chartPath !== undefined && !fs.existsSync(chartPath)) {
+    r.problems.add(`${key}.cilium.chartPath`, chartPath, "does not exist; point it at a local Cilium 1.18.0 chart directory or .tgz");
+  }
+  return {
+    key,
+    name,
+    source,
+    kubeconfigPath,
+    kubeconfigSecretKey: source === "kubeconfig" && secretKubeconfig !== undefined ? secretKey : undefined,
+    kind: {
+      workers: r.integer(`${key}.workers`, obj.workers, 1, 0, 20),
+      nodeImage,
+      kubeProxyMode: r.oneOf(`${key}.kubeProxyMode`, obj.kubeProxyMode, ["iptables", "ipvs", "nftables", "none"] as const, "iptables"),
+      podSubnet,
+      serviceSubnet,
+    },
+    cilium: { enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind"), clusterId, chartPath },
+  };
+}
+
+/** Cross-cluster rules: unique names, unique Cilium ids, pod subnets apart. */
+export function checkClusterSet(r: Reader, clusters: ClusterConfig[], overlaps: (a: string, b: string) => boolean): void {
+  for (let i = 0; i < clusters.length; i++) {
+    for (let j = i + 1; j < clusters.length; j++) {
+      const a = clusters[i];
+      const b = clusters[j];
+      if (a.name === b.name) r.problems.add(`${b.key}.name`, b.name, `is also the name of ${a.key}; give every cluster its own name`);
+      if (a.cilium.enabled && b.cilium.enabled && a.cilium.clusterId === b.cilium.clusterId) {
+        r.problems.add(`${b.key}.cilium.clusterId`, b.cilium.clusterId, `is also ${a.key}'s Cilium cluster id; give every cluster its own id from 1 to 255`);
+      }
+      const pa = a.kind.podSubnet;
+      const pb = b.kind.podSubnet;
+      if (pa && pb && overlaps(pa, pb)) {
+        r.problems.add(`${b.key}.podSubnet`, pb, `overlaps ${a.key}.podSubnet ${JSON.stringify(pa)}; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16`);
+      }
+    }
+  }
+}
+
+export type { Raw };

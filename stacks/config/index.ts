@@ -1,0 +1,5 @@
+export * from "./read";
+export * from "./cluster";
+export * from "./iko";
+export * from "./iris";
+export * from "./wfh";

@@ -1,0 +1,75 @@
+/**
+ * Config of IrisClusters a stack applies, and the pure manifest builder.
+ */
+import { checkDns1123Label, checkDns1123Subdomain, checkImageRef } from "../../components/names";
+import { Raw, Reader, isObject } from "./read";
+
+export interface IrisClusterConfig {
+  name: string;
+  namespace: string;
+  image: string;
+  serviceType?: "ClusterIP" | "NodePort" | "LoadBalancer";
+  licenseKeySecret?: string;
+  mirrored?: boolean;
+  /** Further spec fields, merged over the generated spec. */
+  spec?: Raw;
+}
+
+const IRIS_KEYS = ["name", "namespace", "image", "serviceType", "licenseKeySecret", "mirrored", "spec"];
+
+/** The IrisCluster object for a config entry. */
+export function irisClusterManifest(c: IrisClusterConfig): Raw {
+  const data: Raw = { image: c.image };
+  if (c.mirrored !== undefined) data.mirrored = c.mirrored;
+  const spec: Raw = { topology: { data } };
+  if (c.licenseKeySecret) spec.licenseKeySecret = { name: c.licenseKeySecret };
+  if (c.serviceType) spec.serviceTemplate = { spec: { type: c.serviceType } };
+  return {
+    apiVersion: "intersystems.com/v1alpha1",
+    kind: "IrisCluster",
+    metadata: { name: c.name, namespace: c.namespace },
+    spec: c.spec ? { ...spec, ...c.spec } : spec,
+  };
+}
+
+export function readIrisClusters(r: Reader, raw: unknown): IrisClusterConfig[] {
+  const key = "irisClusters";
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    r.problems.add(key, raw, "must be a list of IrisClusters, e.g. [{name: iris-a, image: containers.intersystems.com/intersystems/iris-community:2025.1}]");
+    return [];
+  }
+  const out: IrisClusterConfig[] = [];
+  raw.forEach((item, i) => {
+    const k = `${key}[${i}]`;
+    if (!isObject(item)) {
+      r.problems.add(k, item, "is not an object with name and image");
+      return;
+    }
+    r.unknownKeys(k, item, IRIS_KEYS);
+    const name = r.string(`${k}.name`, item.name);
+    if (name === undefined) r.problems.add(`${k}.name`, undefined, "is required; give the IrisCluster a DNS-1123 name");
+    else if (checkDns1123Label(name)) r.problems.add(`${k}.name`, name, checkDns1123Label(name) as string);
+    const namespace = r.string(`${k}.namespace`, item.namespace, "default") as string;
+    if (checkDns1123Label(namespace)) r.problems.add(`${k}.namespace`, namespace, checkDns1123Label(namespace) as string);
+    const image = r.string(`${k}.image`, item.image);
+    if (image === undefined) r.problems.add(`${k}.image`, undefined, "is required; e.g. containers.intersystems.com/intersystems/iris-community:2025.1");
+    else if (checkImageRef(image)) r.problems.add(`${k}.image`, image, checkImageRef(image) as string);
+    const licenseKeySecret = r.string(`${k}.licenseKeySecret`, item.licenseKeySecret);
+    if (licenseKeySecret !== undefined && checkDns1123Subdomain(licenseKeySecret)) {
+      r.problems.add(`${k}.licenseKeySecret`, licenseKeySecret, checkDns1123Subdomain(licenseKeySecret) as string);
+    }
+    if (image !== undefined && /\/intersystems\/(iris|irishealth):/.test(image) && licenseKeySecret === undefined) {
+      r.problems.add(`${k}.licenseKeySecret`, undefined, `is required for the licensed image ${JSON.stringify(image)}; name the Secret holding iris.key, or use an iris-community image`);
+    }
+    const serviceType = item.serviceType === undefined ? undefined
+      : r.oneOf(`${k}.serviceType`, item.serviceType, ["ClusterIP", "NodePort", "LoadBalancer"] as const, "ClusterIP");
+    const mirrored = item.mirrored === undefined ? undefined : r.boolean(`${k}.mirrored`, item.mirrored, false);
+    const spec = item.spec === undefined ? undefined : r.object(`${k}.spec`, item.spec);
+    if (name !== undefined && out.some((o) => o.name === name && o.namespace === namespace)) {
+      r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}; give each IrisCluster its own name`);
+    }
+    if (name !== undefined && image !== undefined) out.push({ name, namespace, image, serviceType, licenseKeySecret, mirrored, spec });
+  });
+  return out;
+}

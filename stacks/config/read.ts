@@ -1,0 +1,66 @@
+/**
+ * Small typed readers over raw config values: each returns the value or records a problem.
+ */
+import { Problems } from "../problems";
+
+export type Raw = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Raw {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export class Reader {
+  constructor(readonly problems: Problems) {}
+
+  object(key: string, v: unknown): Raw {
+    if (v === undefined) return {};
+    if (!isObject(v)) {
+      this.problems.add(key, v, "is not an object; set it with `pulumi config set --path` or as a YAML mapping in the stack file");
+      return {};
+    }
+    return v;
+  }
+
+  /** Reports keys of `obj` outside `known` (typos would otherwise be ignored silently). */
+  unknownKeys(key: string, obj: Raw, known: string[]): void {
+    for (const k of Object.keys(obj)) {
+      if (!known.includes(k)) this.problems.add(`${key}.${k}`, obj[k], `is not a known key; use one of: ${known.join(", ")}`);
+    }
+  }
+
+  string(key: string, v: unknown, fallback?: string): string | undefined {
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== "string" || v.length === 0) {
+      this.problems.add(key, v, "must be a non-empty string");
+      return fallback;
+    }
+    return v;
+  }
+
+  oneOf<T extends string>(key: string, v: unknown, allowed: readonly T[], fallback: T): T {
+    if (v === undefined) return fallback;
+    if (typeof v !== "string" || !(allowed as readonly string[]).includes(v)) {
+      this.problems.add(key, v, `is not allowed; use one of: ${allowed.join(", ")}`);
+      return fallback;
+    }
+    return v as T;
+  }
+
+  integer(key: string, v: unknown, fallback: number, min: number, max: number, why = ""): number {
+    if (v === undefined) return fallback;
+    const n = typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+      this.problems.add(key, v, `must be a whole number from ${min} to ${max}${why}`);
+      return fallback;
+    }
+    return n;
+  }
+
+  boolean(key: string, v: unknown, fallback: boolean): boolean {
+    if (v === undefined) return fallback;
+    if (v === true || v === "true") return true;
+    if (v === false || v === "false") return false;
+    this.problems.add(key, v, "must be true or false");
+    return fallback;
+  }
+}

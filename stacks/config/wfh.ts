@@ -1,0 +1,45 @@
+/**
+ * The `wfh` stack's config: home and work clusters, the remote operator, IrisClusters at work.
+ */
+import { cidrsOverlap } from "../../components/names";
+import { Problems } from "../problems";
+import { ClusterConfig, checkClusterSet, readCluster } from "./cluster";
+import { IkoConfig, readIko } from "./iko";
+import { IrisClusterConfig, readIrisClusters } from "./iris";
+import { Raw, Reader } from "./read";
+
+export const PROJECT = "iko-plus";
+export const PROGRAMS = ["wfh"] as const;
+export type ProgramName = typeof PROGRAMS[number];
+
+export interface WfhConfig {
+  program: "wfh";
+  home: ClusterConfig;
+  work: ClusterConfig;
+  iko: IkoConfig;
+  irisClusters: IrisClusterConfig[];
+}
+
+/** Every key the project reads (without the `iko-plus:` prefix). */
+export const KNOWN_KEYS = ["program", "home", "work", "iko", "irisClusters", "homeKubeconfig", "workKubeconfig"];
+
+/**
+ * Validates the raw config of a wfh stack (keys without the project prefix; secret values in
+ * plain text, which no message shows). Throws one ConfigError with every problem.
+ */
+export function validateWfhConfig(raw: Raw): WfhConfig {
+  const problems = new Problems(PROJECT);
+  const r = new Reader(problems);
+  for (const k of Object.keys(raw)) {
+    if (!KNOWN_KEYS.includes(k)) problems.add(k, raw[k], `is not a known key; use one of: ${KNOWN_KEYS.join(", ")}`, { secret: k.toLowerCase().includes("kubeconfig") });
+  }
+  r.oneOf("program", raw.program, PROGRAMS, "wfh");
+  const secret = (k: string) => (typeof raw[k] === "string" ? raw[k] as string : undefined);
+  const home = readCluster(r, "home", raw.home, { name: "ikohome", clusterId: 1 }, secret("homeKubeconfig"), "homeKubeconfig");
+  const work = readCluster(r, "work", raw.work, { name: "ikowork", clusterId: 2 }, secret("workKubeconfig"), "workKubeconfig");
+  checkClusterSet(r, [home, work], cidrsOverlap);
+  const iko = readIko(r, raw.iko, true);
+  const irisClusters = readIrisClusters(r, raw.irisClusters);
+  problems.throwIfAny();
+  return { program: "wfh", home, work, iko, irisClusters };
+}

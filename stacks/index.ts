@@ -1,0 +1,5 @@
+export * from "./problems";
+export * from "./config";
+export * from "./clusters";
+export * from "./wfh";
+export * from "./program";

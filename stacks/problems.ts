@@ -1,0 +1,34 @@
+/**
+ * Config problems: each names the key, the bad value and the fix. All problems of a config are
+ * collected and reported together, before any resource is declared.
+ */
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`invalid configuration (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n` + problems.map((p) => `  - ${p}`).join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+/** Shows a config value in a message; secret values are never shown. */
+export function show(value: unknown, secret = false): string {
+  if (secret) return "[secret]";
+  if (value === undefined) return "(not set)";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+export class Problems {
+  readonly list: string[] = [];
+  constructor(private readonly namespace: string) {}
+
+  /** Records one problem: `<ns>:<key>: <value> <what is wrong>; <fix>`. */
+  add(key: string, value: unknown, problem: string, opts: { secret?: boolean } = {}): void {
+    this.list.push(`${this.namespace}:${key}: ${show(value, opts.secret)} ${problem}`);
+  }
+
+  /** Throws one ConfigError holding every problem, if there is any. */
+  throwIfAny(): void {
+    if (this.list.length > 0) throw new ConfigError(this.list);
+  }
+}

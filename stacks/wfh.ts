@@ -1,0 +1,70 @@
+/**
+ * The `wfh` stack ("operator works from home"): IKO runs on home and reconciles IrisClusters on
+ * work through a kubeconfig mounted from a Secret.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { IkoHomeOperator } from "../components/iko";
+import { ClusterEnv, declareCluster } from "./clusters";
+import { WfhConfig, irisClusterManifest } from "./config";
+
+export interface WfhOutputs {
+  homeKubeconfig: pulumi.Output<string>;
+  workKubeconfig: pulumi.Output<string>;
+  operatorTargetKubeconfig: pulumi.Output<string>;
+  operatorNamespace: string;
+  operatorDeployment: string;
+  targetKubeconfigSecret: string;
+  irisClusters: string[];
+}
+
+export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
+  const home = declareCluster(cfg.home, env);
+  const work = declareCluster(cfg.work, env);
+  const iko = new IkoHomeOperator("iko", {
+    home,
+    chart: cfg.iko.chartPath !== undefined ? { path: cfg.iko.chartPath } : { repo: cfg.iko.chartRepo, version: cfg.iko.chartVersion },
+    releaseName: cfg.iko.releaseName,
+    namespace: cfg.iko.namespace,
+    image: cfg.iko.image,
+    imagePullSecrets: cfg.iko.imagePullSecrets,
+    values: cfg.iko.values,
+    remote: {
+      target: work,
+      secretName: cfg.iko.secretName,
+      secretKey: cfg.iko.secretKey,
+      kubeconfigPath: cfg.iko.kubeconfigPath,
+      credentials: cfg.iko.credentials,
+      credentialGeneration: cfg.iko.credentialGeneration,
+      crdManifestPath: cfg.iko.crdFrom === "manifest" ? cfg.iko.crdManifestPath : undefined,
+      crdFromCluster: cfg.iko.crdFrom === "home" ? home : undefined,
+    },
+  });
+  const crd = iko.crdMirror?.crd;
+  const namespaces = new Map<string, k8s.core.v1.Namespace>();
+  for (const ic of cfg.irisClusters) {
+    if (ic.namespace !== "default" && !namespaces.has(ic.namespace)) {
+      namespaces.set(ic.namespace, new k8s.core.v1.Namespace(`work-ns-${ic.namespace}`, { metadata: { name: ic.namespace } },
+        { provider: work.provider, dependsOn: work.readyGate }));
+    }
+  }
+  for (const ic of cfg.irisClusters) {
+    const ns = namespaces.get(ic.namespace);
+    const manifest = irisClusterManifest(ic);
+    new k8s.apiextensions.CustomResource(`iriscluster-${ic.namespace}-${ic.name}`, {
+      apiVersion: manifest.apiVersion as string,
+      kind: manifest.kind as string,
+      metadata: manifest.metadata as k8s.types.input.meta.v1.ObjectMeta,
+      spec: manifest.spec,
+    }, { provider: work.provider, dependsOn: [...work.readyGate, ...(crd ? [crd] : []), ...(ns ? [ns] : [])] });
+  }
+  return {
+    homeKubeconfig: home.kubeconfig,
+    workKubeconfig: work.kubeconfig,
+    operatorTargetKubeconfig: iko.targetKubeconfig as pulumi.Output<string>,
+    operatorNamespace: iko.namespace,
+    operatorDeployment: iko.deploymentName,
+    targetKubeconfigSecret: cfg.iko.secretName,
+    irisClusters: cfg.irisClusters.map((c) => `${c.namespace}/${c.name}`),
+  };
+}

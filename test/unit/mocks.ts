@@ -1,0 +1,100 @@
+/**
+ * Pulumi mocks for unit tests: records every registered resource with its inputs, provider,
+ * parent and dependencies (read from the register request), and fills in what real
+ * controllers would (ServiceAccount tokens, kind kubeconfigs).
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+export interface Registered {
+  type: string;
+  name: string;
+  urn: string;
+  inputs: Record<string, unknown>;
+  provider: string;
+  parent: string;
+  dependencies: string[];
+  custom: boolean;
+}
+
+export const FAKE_TOKEN = "fake-sa-token-abc";
+export const FAKE_CA = Buffer.from("FAKE-CA-PEM").toString("base64");
+
+/** A kubeconfig with a client key, as kind writes (fake material). */
+export function fakeKubeconfig(name: string, server: string): string {
+  return [
+    "apiVersion: v1", "kind: Config",
+    "clusters:", `- name: ${name}`, "  cluster:", `    server: ${server}`, `    certificate-authority-data: ${FAKE_CA}`,
+    "contexts:", `- name: ${name}`, "  context:", `    cluster: ${name}`, `    user: ${name}`,
+    `current-context: ${name}`,
+    "users:", `- name: ${name}`, "  user:", "    client-certificate-data: RkFLRS1DRVJU", "    client-key-data: RkFLRS1LRVk=", "",
+  ].join("\n");
+}
+
+interface RegisterRequest {
+  getType(): string; getName(): string; getParent(): string; getDependenciesList(): string[];
+}
+interface MonitorLike { registerResource(req: RegisterRequest, cb: unknown): unknown }
+
+const registered: Registered[] = [];
+const meta = new Map<string, { parent: string; dependencies: string[] }>();
+
+/** Installs the mocks once per process and returns the shared registry. */
+export function installMocks(): Registered[] {
+  pulumi.runtime.setMocks({
+    newResource(args: pulumi.runtime.MockResourceArgs): { id: string; state: Record<string, unknown> } {
+      const key = `${args.type}::${args.name}`;
+      const m = meta.get(key) ?? { parent: "", dependencies: [] };
+      const urn = `urn:pulumi:test::iko-plus::${args.type}::${args.name}`;
+      registered.push({ type: args.type, name: args.name, urn, inputs: args.inputs, provider: args.provider ?? "", parent: m.parent, dependencies: m.dependencies, custom: args.custom ?? false });
+      const state: Record<string, unknown> = { ...args.inputs };
+      const inputs = args.inputs as { type?: string; metadata?: { name?: string }; name?: string };
+      if (args.type === "kubernetes:core/v1:Secret" && inputs.type === "kubernetes.io/service-account-token") {
+        state.data = { token: Buffer.from(FAKE_TOKEN).toString("base64"), "ca.crt": FAKE_CA };
+      }
+      if (args.type.startsWith("pulumi-nodejs:dynamic") && typeof inputs.name === "string") {
+        state.kubeconfig = fakeKubeconfig(`kind-${inputs.name}`, "https://127.0.0.1:41234");
+        state.peerKubeconfig = fakeKubeconfig(`kind-${inputs.name}`, `https://${inputs.name}-control-plane:6443`);
+      }
+      if (args.type === "kubernetes:helm.sh/v3:Release") state.status = { status: "deployed", revision: 1 };
+      return { id: args.id || inputs.metadata?.name || `${args.name}-id`, state };
+    },
+    call(args: pulumi.runtime.MockCallArgs): Record<string, unknown> {
+      return args.inputs;
+    },
+  }, "iko-plus", "test", false);
+  const monitor = pulumi.runtime.getMonitor() as unknown as MonitorLike;
+  const original = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req: RegisterRequest, cb: unknown) => {
+    meta.set(`${req.getType()}::${req.getName()}`, { parent: req.getParent(), dependencies: req.getDependenciesList() });
+    return original(req, cb);
+  };
+  return registered;
+}
+
+/** Resolves an output's value (and whether it is secret) under mocks. */
+export async function resolve<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
+  const value = await new Promise<T>((res) => o.apply((v) => { res(v); return v; }));
+  const secret = await o.isSecret;
+  return { value, secret };
+}
+
+/** Waits until every resource of a component tree is registered. */
+export async function settle(...resources: pulumi.Resource[]): Promise<void> {
+  await Promise.all(resources.map((r) => new Promise((res) => r.urn.apply((u) => { res(u); return u; }))));
+  await new Promise((r) => setTimeout(r, 50));
+}
+
+/** The one registered resource of `type` named `name`; throws when there is not exactly one. */
+export function one(reg: Registered[], type: string, name: string): Registered {
+  const found = reg.filter((r) => r.type === type && r.name === name);
+  if (found.length !== 1) throw new Error(`expected one ${type} named ${name}, found ${found.length}: ${reg.map((r) => `${r.type}/${r.name}`).join(", ")}`);
+  return found[0];
+}
+
+/** Unwraps a secret-marked input value as the mocks receive it. */
+export function unwrapSecret(v: unknown): { value: unknown; secret: boolean } {
+  if (v && typeof v === "object" && (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270") {
+    return { value: (v as { value: unknown }).value, secret: true };
+  }
+  return { value: v, secret: false };
+}
