@@ -1,0 +1,26 @@
+import * as assert from "assert";
+import { CILIUM_VERSION, ciliumValues } from "../../components/cilium";
+
+describe("cilium values", () => {
+  it("pins Cilium 1.18.0", () => assert.strictEqual(CILIUM_VERSION, "1.18.0"));
+
+  it("sets what `cilium install` sets on kind, plus a unique name and id", () => {
+    assert.deepStrictEqual(ciliumValues({ clusterName: "ikohome", clusterId: 1 }), {
+      cluster: { name: "ikohome", id: 1 },
+      ipam: { mode: "kubernetes" },
+      routingMode: "tunnel",
+      tunnelProtocol: "vxlan",
+      operator: { replicas: 1 },
+      image: { pullPolicy: "IfNotPresent" },
+    });
+  });
+
+  it("replaces kube-proxy only when asked, pointing at the kind control plane", () => {
+    const v = ciliumValues({ clusterName: "ikowork", clusterId: 2, kubeProxyReplacement: true });
+    assert.strictEqual(v.kubeProxyReplacement, true);
+    assert.strictEqual(v.k8sServiceHost, "ikowork-control-plane");
+    assert.strictEqual(v.k8sServicePort, 6443);
+    const custom = ciliumValues({ clusterName: "w", clusterId: 3, kubeProxyReplacement: true, k8sServiceHost: "10.0.0.5", k8sServicePort: 443 });
+    assert.deepStrictEqual([custom.k8sServiceHost, custom.k8sServicePort], ["10.0.0.5", 443]);
+  });
+});

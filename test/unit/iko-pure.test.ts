@@ -1,0 +1,154 @@
+import * as assert from "assert";
+import * as child from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as YAML from "yaml";
+import {
+  CHECKSUM_ANNOTATION, IRISCLUSTER_CRD, RemoteKubeconfigPatch, VOLUME_NAME, cleanCrd, crdFromYaml, expandRules, ikoOperatorRules,
+  ikoValues, kubeconfigChecksum, loadCrdManifest, mergeValues, patchOperatorManifest, postRendererFileName, postRendererScript, writePostRenderer,
+} from "../../components/iko";
+
+const PATCH: RemoteKubeconfigPatch = { secretName: "work-kubeconfig", secretKey: "config", kubeconfigPath: "/airgap/.kube/config", checksum: "0123456789abcdef", containerName: "operator" };
+
+const RENDERED = `---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: iko-iris-operator-amd
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: iko-iris-operator-amd
+spec:
+  template:
+    metadata:
+      labels: {app: iris-operator-amd}
+    spec:
+      containers:
+        - name: operator
+          image: containers.intersystems.com/intersystems/iris-operator-amd:3.8.42.100
+          args: [run, --v=3, --kubeconfig, /old/path, --secure-port=8443]
+          volumeMounts:
+            - {name: serving-cert, mountPath: /var/serving-cert}
+      volumes:
+        - name: serving-cert
+          secret: {secretName: iko-iris-operator-amd-apiserver-cert}
+`;
+
+describe("IKO values", () => {
+  it("turns both webhooks off in remote mode, whatever extra values say", () => {
+    assert.deepStrictEqual(ikoValues({ remote: true }), { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } });
+    const v = ikoValues({ remote: true, extraValues: { apiserver: { enableMutatingWebhook: true, groupPriorityMinimum: 5 } } });
+    assert.deepStrictEqual(v.apiserver, { enableMutatingWebhook: false, enableValidatingWebhook: false, groupPriorityMinimum: 5 });
+  });
+  it("leaves the chart's defaults alone in local mode and maps image, pull secrets, log level", () => {
+    assert.deepStrictEqual(ikoValues({ remote: false }), {});
+    assert.deepStrictEqual(ikoValues({
+      remote: false, image: { registry: "r.example", repository: "isc/iris-operator-amd", tag: "3.8.42.100" }, imagePullSecrets: ["pull"], logLevel: 5,
+    }), { operator: { registry: "r.example", repository: "isc/iris-operator-amd", tag: "3.8.42.100" }, imagePullSecrets: [{ name: "pull" }], logLevel: 5 });
+  });
+  it("deep-merges values, replacing lists", () => {
+    assert.deepStrictEqual(mergeValues({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2], e: 3 } }), { a: { b: 1, c: [2], e: 3 }, d: 1 });
+  });
+});
+
+describe("IKO RBAC", () => {
+  it("grants exactly IKO's ClusterRole rights", () => {
+    const perms = expandRules(ikoOperatorRules());
+    const has = (group: string, resource: string, verb: string) => perms.some((p) => p.group === group && (p.subresource ? `${p.resource}/${p.subresource}` : p.resource) === resource && p.verb === verb);
+    assert.ok(has("apps", "statefulsets", "patch"));
+    assert.ok(!has("apps", "statefulsets", "delete"));
+    assert.ok(has("", "pods/exec", "create"));
+    assert.ok(has("", "persistentvolumeclaims", "delete") && !has("", "pods", "delete"));
+    assert.ok(has("", "secrets", "get") && !has("", "secrets", "list"));
+    assert.ok(has("intersystems.com", "*", "*"));
+    assert.ok(!perms.some((p) => p.resource === "namespaces" || p.resource === "nodes"));
+    assert.strictEqual(perms.length, new Set(perms.map((p) => JSON.stringify(p))).size);
+  });
+});
+
+describe("IKO post-renderer", () => {
+  it("mounts the Secret read-only, points --kubeconfig at it and annotates the checksum", () => {
+    const docs = YAML.parseAllDocuments(patchOperatorManifest(RENDERED, PATCH)).map((d) => d.toJS());
+    assert.deepStrictEqual(docs[0], { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "iko-iris-operator-amd" } });
+    const pod = docs[1].spec.template;
+    const c = pod.spec.containers[0];
+    assert.deepStrictEqual(c.args, ["run", "--v=3", "--secure-port=8443", "--kubeconfig=/airgap/.kube/config"]);
+    assert.deepStrictEqual(c.volumeMounts, [
+      { name: "serving-cert", mountPath: "/var/serving-cert" },
+      { name: VOLUME_NAME, mountPath: "/airgap/.kube", readOnly: true },
+    ]);
+    assert.deepStrictEqual(pod.spec.volumes[1], { name: VOLUME_NAME, secret: { secretName: "work-kubeconfig", items: [{ key: "config", path: "config" }], defaultMode: 0o440 } });
+    assert.deepStrictEqual(pod.metadata.annotations, { [CHECKSUM_ANNOTATION]: "0123456789abcdef" });
+  });
+  it("is idempotent", () => {
+    const once = patchOperatorManifest(RENDERED, PATCH);
+    assert.strictEqual(patchOperatorManifest(once, PATCH), once);
+  });
+  it("fails when no Deployment has the operator container", () => {
+    assert.throws(() => patchOperatorManifest(RENDERED, { ...PATCH, containerName: "manager" }),
+      /no Deployment with a container named "manager" in the chart output; is this the IKO chart/);
+  });
+  it("checksums kubeconfigs without revealing them", () => {
+    assert.strictEqual(kubeconfigChecksum("a"), "ca978112ca1bbdca");
+    assert.notStrictEqual(kubeconfigChecksum("a"), kubeconfigChecksum("b"));
+  });
+  it("generates a content-addressed wrapper with no secret in it", () => {
+    const script = postRendererScript(PATCH, { tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js", cli: "../../components/iko/postrender-cli.ts" });
+    assert.match(script, /^#!\/bin\/sh\n/);
+    const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
+    assert.ok(script.includes(`exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/iko/postrender-cli.ts" '${encoded}'`));
+    assert.match(postRendererFileName(script), /^iko-postrender-[a-f0-9]{16}\.sh$/);
+    assert.notStrictEqual(postRendererFileName(script), postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, { tsNodeRegister: "a", cli: "b" })));
+  });
+  it("runs as Helm would run it: manifest on stdin, patched manifest on stdout", function () {
+    this.timeout(30000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-postrender-test-"));
+    try {
+      const wrapper = writePostRenderer(dir, PATCH);
+      assert.ok(path.isAbsolute(wrapper));
+      assert.strictEqual(fs.statSync(wrapper).mode & 0o777, 0o755);
+      assert.strictEqual(writePostRenderer(dir, PATCH), wrapper, "same parameters, same wrapper");
+      const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8" });
+      assert.strictEqual(out, patchOperatorManifest(RENDERED, PATCH));
+      const failed = child.spawnSync(wrapper, [], { input: "kind: ConfigMap\n", encoding: "utf8" });
+      assert.strictEqual(failed.status, 1);
+      assert.match(failed.stderr, /no Deployment with a container named "operator"/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("gives a project-relative wrapper path for a relative work folder", () => {
+    const cwd = process.cwd();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-project-"));
+    try {
+      process.chdir(dir);
+      const rel = writePostRenderer(path.join(".iko-plus", "postrender"), PATCH);
+      assert.match(rel, /^\.\/\.iko-plus\/postrender\/iko-postrender-[a-f0-9]{16}\.sh$/);
+      assert.ok(fs.existsSync(path.join(dir, rel)));
+    } finally {
+      process.chdir(cwd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("IrisCluster CRD helpers", () => {
+  const fixture = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
+  it("strips server-set fields and status", () => {
+    assert.deepStrictEqual(cleanCrd({
+      apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition",
+      metadata: { name: "x", uid: "u", resourceVersion: "1", generation: 2, creationTimestamp: "t", managedFields: [], labels: { a: "b" },
+        annotations: { "kubectl.kubernetes.io/last-applied-configuration": "{}", "pulumi.com/patchForce": "true", keep: "me" } },
+      spec: { group: "g" }, status: { acceptedNames: {} },
+    }), { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "x", labels: { a: "b" }, annotations: { keep: "me" } }, spec: { group: "g" } });
+  });
+  it("loads the CRD from a manifest and explains a wrong file", () => {
+    const crd = loadCrdManifest(fixture, IRISCLUSTER_CRD, "iko.crdManifestPath");
+    assert.strictEqual((crd.spec as { group: string }).group, "intersystems.com");
+    assert.throws(() => loadCrdManifest("/nonexistent.yaml", IRISCLUSTER_CRD, "iko.crdManifestPath"), /iko.crdManifestPath: cannot read CRD manifest "\/nonexistent.yaml" \(ENOENT\)/);
+    assert.throws(() => crdFromYaml("kind: ConfigMap\n", IRISCLUSTER_CRD, "f"), /f holds no CustomResourceDefinition named irisclusters.intersystems.com/);
+  });
+});
