@@ -74,7 +74,7 @@ export function installMocks(): Registered[] {
 /** Resolves an output's value (and whether it is secret) under mocks. */
 export async function resolve<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
   const value = await new Promise<T>((res) => o.apply((v) => { res(v); return v; }));
-  const secret = await o.isSecret;
+  const secret = await pulumi.isSecret(o);
   return { value, secret };
 }
 

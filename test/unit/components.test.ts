@@ -1,0 +1,219 @@
+/**
+ * Components under Pulumi mocks: declared resources, providers, parents, dependencies and
+ * secret-ness. (Helm releases are custom resources here; what they render is tested in the lab.)
+ */
+import * as assert from "assert";
+import * as os from "os";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import * as YAML from "yaml";
+import { Registered, FAKE_TOKEN, installMocks, one, resolve, settle, unwrapSecret, fakeKubeconfig } from "./mocks";
+
+const registered: Registered[] = installMocks();
+// Components are imported after the mocks are installed.
+import { CiliumCni } from "../../components/cilium";
+import { ExistingCluster } from "../../components/cluster";
+import { IkoHomeOperator, CrdMirror } from "../../components/iko";
+import { KindCluster } from "../../components/kind";
+import { validateWfhConfig, wfhStack } from "../../stacks";
+
+const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
+const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
+const since = (n: number) => registered.slice(n);
+const urnOf = async (r: pulumi.Resource) => (await resolve(r.urn)).value;
+const providerUrn = async (p: pulumi.ProviderResource) => `${await urnOf(p)}::${(await resolve(p.id)).value}`;
+
+describe("components under mocks", () => {
+  it("KindCluster: dynamic resource with the kind config, secret kubeconfigs, endpoints and a provider", async () => {
+    const n = registered.length;
+    const kind = new KindCluster("ikowork", { workers: 1 });
+    await settle(kind, kind.provider);
+    const mine = since(n);
+    const dyn = mine.find((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
+    assert.ok(dyn, "a dynamic kind resource");
+    assert.strictEqual(dyn.type, "pulumi-nodejs:dynamic/kind:Cluster");
+    assert.strictEqual(dyn.name, "ikowork-kind");
+    assert.strictEqual(dyn.inputs.name, "ikowork");
+    assert.strictEqual(dyn.inputs.configYaml, kind.configYaml);
+    assert.strictEqual(dyn.parent, await urnOf(kind));
+    const kc = await resolve(kind.kubeconfig);
+    assert.ok(kc.secret, "kubeconfig is secret");
+    assert.ok((await resolve(kind.peerKubeconfig)).secret, "peerKubeconfig is secret");
+    assert.deepStrictEqual((await resolve(kind.endpoint)), { value: "https://127.0.0.1:41234", secret: false });
+    assert.strictEqual((await resolve(kind.peerEndpoint)).value, "https://ikowork-control-plane:6443");
+    const prov = one(mine, "pulumi:providers:kubernetes", "ikowork-k8s");
+    assert.strictEqual(prov.parent, await urnOf(kind));
+    assert.strictEqual(prov.inputs.clusterIdentifier, "ikowork");
+    assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret, "the provider gets the kubeconfig as a secret");
+  });
+
+  it("ExistingCluster: from a file, with the same handle shape; a missing file is one clear error", async () => {
+    const n = registered.length;
+    const fs = await import("fs");
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "iko-existing-")), "kc");
+    fs.writeFileSync(file, fakeKubeconfig("lab-ikowork", "https://127.0.0.1:7443"));
+    const c = new ExistingCluster("ikowork", { kubeconfigPath: file });
+    await settle(c, c.provider);
+    assert.ok((await resolve(c.kubeconfig)).secret);
+    assert.strictEqual((await resolve(c.peerEndpoint)).value, "https://127.0.0.1:7443");
+    assert.strictEqual((await resolve(c.caData)).value, Buffer.from("FAKE-CA-PEM").toString("base64"));
+    assert.strictEqual(one(since(n), "pulumi:providers:kubernetes", "ikowork-k8s").parent, await urnOf(c));
+    assert.throws(() => new ExistingCluster("ghost", { kubeconfigPath: "/no/such/file" }),
+      /cluster "ghost" kubeconfigPath: cannot read kubeconfig file "\/no\/such\/file" \(ENOENT\); point it at an existing, readable kubeconfig file/);
+  });
+
+  it("CiliumCni: a pinned release into kube-system on the cluster's provider, and a gated handle", async () => {
+    const n = registered.length;
+    const kind = new KindCluster("ikohome", {});
+    const cni = new CiliumCni("ikohome-cni", { cluster: kind, clusterId: 1 });
+    await settle(kind, cni, cni.release);
+    const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "ikohome-cni-cilium");
+    assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version], ["cilium", "kube-system", "cilium", "1.18.0"]);
+    assert.deepStrictEqual(rel.inputs.repositoryOpts, { repo: "https://helm.cilium.io/" });
+    assert.deepStrictEqual((rel.inputs.values as { cluster: unknown }).cluster, { name: "ikohome", id: 1 });
+    assert.strictEqual(rel.provider, await providerUrn(kind.provider));
+    assert.strictEqual(rel.parent, await urnOf(cni));
+    assert.deepStrictEqual(cni.handle.readyGate, [cni.release]);
+    const local = new CiliumCni("air-cni", { cluster: kind, clusterId: 9, chartPath: "./charts/cilium-1.18.0.tgz" });
+    await settle(local, local.release);
+    const airRel = one(since(n), "kubernetes:helm.sh/v3:Release", "air-cni-cilium");
+    assert.strictEqual(airRel.inputs.chart, "./charts/cilium-1.18.0.tgz");
+    assert.strictEqual(airRel.inputs.repositoryOpts, undefined);
+  });
+
+  it("IkoHomeOperator remote: SA identity on work, secret kubeconfig on home, webhooks off, post-renderer, CRD on work", async () => {
+    const n = registered.length;
+    const home = new KindCluster("h1", {});
+    const work = new KindCluster("w1", {});
+    const homeCni = new CiliumCni("h1-cni", { cluster: home, clusterId: 1 });
+    const workCni = new CiliumCni("w1-cni", { cluster: work, clusterId: 2 });
+    const iko = new IkoHomeOperator("iko", {
+      home: homeCni.handle, chart: { path: CHART },
+      remote: { target: workCni.handle, crdManifestPath: CRD },
+      workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender"),
+    });
+    await settle(iko, iko.release, iko.crdMirror as CrdMirror, homeCni.release, workCni.release);
+    const mine = since(n);
+    const homeProv = await providerUrn(home.provider);
+    const workProv = await providerUrn(work.provider);
+    const homeCniUrn = await urnOf(homeCni.release);
+    const workCniUrn = await urnOf(workCni.release);
+
+    // The identity on work: exactly IKO's rules, bound to a dedicated ServiceAccount.
+    const sa = one(mine, "kubernetes:core/v1:ServiceAccount", "iko-identity-sa");
+    assert.deepStrictEqual(sa.inputs.metadata, { name: "iko-remote-operator", namespace: "iko-remote" });
+    assert.strictEqual(sa.provider, workProv);
+    const role = one(mine, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "iko-identity-role");
+    assert.strictEqual((role.inputs.rules as unknown[]).length, 15);
+    const token = one(mine, "kubernetes:core/v1:Secret", "iko-identity-token");
+    assert.strictEqual(token.inputs.type, "kubernetes.io/service-account-token");
+    assert.deepStrictEqual((token.inputs.metadata as { name: string }).name, "iko-remote-operator-token-g1");
+    for (const r of [sa, role, token]) {
+      assert.strictEqual(r.provider, workProv, `${r.name} goes to work`);
+      assert.ok(r.dependencies.includes(workCniUrn), `${r.name} waits for work's CNI`);
+    }
+
+    // The minted kubeconfig: token auth against work's peer endpoint, secret.
+    const minted = await resolve(iko.targetKubeconfig as pulumi.Output<string>);
+    assert.ok(minted.secret);
+    const doc = YAML.parse(minted.value);
+    assert.strictEqual(doc.users[0].user.token, FAKE_TOKEN);
+    assert.strictEqual(doc.clusters[0].cluster.server, "https://w1-control-plane:6443");
+    assert.ok(!minted.value.includes("client-key-data"), "not the admin credentials");
+
+    // The Secret on home: work-kubeconfig/config, secret, in the release namespace.
+    const secret = one(mine, "kubernetes:core/v1:Secret", "iko-target-kubeconfig");
+    assert.strictEqual(secret.provider, homeProv);
+    assert.deepStrictEqual(secret.inputs.metadata, { name: "work-kubeconfig", namespace: "iko" });
+    const stringData = unwrapSecret(secret.inputs.stringData);
+    const data = unwrapSecret((stringData.value as Record<string, unknown>).config);
+    assert.ok(stringData.secret || data.secret, "the kubeconfig goes in as a secret");
+    assert.strictEqual(data.value, minted.value);
+
+    // The release: home provider, webhooks off, a post-renderer, after the Secret and the CNI.
+    const rel = one(mine, "kubernetes:helm.sh/v3:Release", "iko-iko");
+    assert.strictEqual(rel.provider, homeProv);
+    assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart], ["iko", "iko", CHART]);
+    assert.deepStrictEqual(rel.inputs.values, { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } });
+    assert.match(String(rel.inputs.postrender), /iko-plus-unit-postrender\/iko-postrender-[a-f0-9]{16}\.sh$/);
+    assert.ok(rel.dependencies.some((d) => d.endsWith("::iko-target-kubeconfig")), "the operator waits for its kubeconfig Secret");
+    assert.ok(rel.dependencies.includes(homeCniUrn), "the operator waits for home's CNI");
+    assert.strictEqual(iko.deploymentName, "iko-iris-operator-amd");
+
+    // The CRD on work, from the manifest, applied with force.
+    const crd = one(mine, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "iko-crd-crd");
+    assert.strictEqual(crd.provider, workProv);
+    assert.strictEqual((crd.inputs.metadata as { name: string }).name, "irisclusters.intersystems.com");
+    assert.deepStrictEqual((crd.inputs.metadata as { annotations: unknown }).annotations, { "pulumi.com/patchForce": "true" });
+    assert.strictEqual((crd.inputs.spec as { group: string }).group, "intersystems.com");
+    assert.ok(crd.dependencies.includes(workCniUrn));
+  });
+
+  it("IkoHomeOperator remote with admin credentials passes work's peer kubeconfig, and a new generation renames the token", async () => {
+    const n = registered.length;
+    const home = new KindCluster("h2", {});
+    const work = new KindCluster("w2", {});
+    const admin = new IkoHomeOperator("iko-admin", { home, chart: { path: CHART }, remote: { target: work, credentials: "admin", crdManifestPath: CRD }, workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender") });
+    await settle(admin, admin.release);
+    assert.strictEqual((await resolve(admin.targetKubeconfig as pulumi.Output<string>)).value, (await resolve(work.peerKubeconfig)).value);
+    assert.ok(!since(n).some((r) => r.type === "kubernetes:core/v1:ServiceAccount"), "no ServiceAccount in admin mode");
+    const rotated = new IkoHomeOperator("iko-rot", { home, chart: { path: CHART }, remote: { target: work, credentialGeneration: 2, crdManifestPath: CRD }, workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender") });
+    await settle(rotated, rotated.release);
+    assert.strictEqual((one(since(n), "kubernetes:core/v1:Secret", "iko-rot-identity-token").inputs.metadata as { name: string }).name, "iko-remote-operator-token-g2");
+  });
+
+  it("IkoHomeOperator local: no Secret, no post-renderer, chart defaults", async () => {
+    const n = registered.length;
+    const member = new KindCluster("m1", {});
+    const local = new IkoHomeOperator("iko-local", { home: member, chart: { path: CHART } });
+    await settle(local, local.release);
+    const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "iko-local-iko");
+    assert.strictEqual(rel.inputs.postrender, undefined);
+    assert.deepStrictEqual(rel.inputs.values, {});
+    assert.ok(!since(n).some((r) => r.type === "kubernetes:core/v1:Secret"));
+    assert.strictEqual(local.targetKubeconfig, undefined);
+  });
+
+  it("CrdMirror from a live cluster reads the CRD on the source and writes it on the target", async () => {
+    const n = registered.length;
+    const src = new KindCluster("src", {});
+    const dst = new KindCluster("dst", {});
+    const mirror = new CrdMirror("mirror", { target: dst, sourceCluster: src });
+    await settle(mirror, mirror.crd);
+    const read = since(n).find((r) => r.name === "mirror-source");
+    assert.ok(read, "the source CRD is read");
+    assert.strictEqual(read.provider, await providerUrn(src.provider));
+    assert.strictEqual(one(since(n), "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "mirror-crd").provider, await providerUrn(dst.provider));
+    assert.throws(() => new CrdMirror("bad", { target: dst }), /give exactly one of manifestPath and sourceCluster/);
+  });
+
+  it("wfh stack: the recipe's clusters, Cilium on both, IKO at home, IrisClusters at work after the CRD", async () => {
+    const n = registered.length;
+    const cfg = validateWfhConfig({
+      home: { name: "ikohome" }, work: { name: "ikowork" },
+      iko: { chartPath: CHART, crdManifestPath: CRD },
+      irisClusters: [{ name: "iris-a", namespace: "iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer" }],
+    });
+    const out = wfhStack(cfg, { secrets: {} });
+    assert.ok((await resolve(out.homeKubeconfig)).secret && (await resolve(out.workKubeconfig)).secret && (await resolve(out.operatorTargetKubeconfig)).secret);
+    await new Promise((r) => setTimeout(r, 300));
+    const mine = since(n);
+    const kinds = mine.filter((r) => r.type === "pulumi-nodejs:dynamic/kind:Cluster").map((r) => r.inputs.name).sort();
+    assert.deepStrictEqual(kinds, ["ikohome", "ikowork"]);
+    for (const r of mine.filter((r) => r.type === "pulumi-nodejs:dynamic/kind:Cluster")) {
+      assert.deepStrictEqual(YAML.parse(r.inputs.configYaml as string).networking, { disableDefaultCNI: true });
+      assert.strictEqual(YAML.parse(r.inputs.configYaml as string).nodes.length, 2);
+    }
+    assert.deepStrictEqual(mine.filter((r) => r.type === "kubernetes:helm.sh/v3:Release").map((r) => r.name).sort(), ["iko-iko", "ikohome-cni-cilium", "ikowork-cni-cilium"]);
+    const iris = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "iriscluster-iris-iris-a");
+    assert.deepStrictEqual(iris.inputs.spec, { topology: { data: { image: "containers.intersystems.com/intersystems/iris-community:2025.1" } }, serviceTemplate: { spec: { type: "LoadBalancer" } } });
+    assert.ok(iris.dependencies.some((d) => d.endsWith("::iko-crd-crd")), "IrisCluster waits for its CRD");
+    assert.ok(iris.dependencies.some((d) => d.endsWith("::ikowork-cni-cilium")), "and for work's CNI");
+    assert.ok(iris.dependencies.some((d) => d.endsWith("::work-ns-iris")), "and for its namespace");
+    // No resource may fall back to the default provider.
+    for (const r of mine.filter((r) => r.custom && r.type.startsWith("kubernetes:"))) {
+      assert.ok(r.provider.includes("pulumi:providers:kubernetes::ikohome-k8s") || r.provider.includes("pulumi:providers:kubernetes::ikowork-k8s"), `${r.type}/${r.name} has an explicit provider: ${r.provider}`);
+    }
+    assert.deepStrictEqual(out.irisClusters, ["iris/iris-a"]);
+  });
+});
