@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The main job: `pulumi <up|preview|destroy|refresh>` of one stack with a local file:// backend
+# and passphrase secrets (no Pulumi account). Usage: npm run up [-- <pulumi flags>]
+#   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml)
+#   PULUMI_BACKEND_URL        backend (default: file://<project>/.state)
+#   PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE: encrypts the stack's secrets
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmd=${1:?usage: scripts/pulumi.sh <up|preview|destroy|refresh> [pulumi flags]}; shift
+stack=${STACK:-dev}
+
+fail() { echo "error: $*" >&2; exit 1; }
+command -v pulumi >/dev/null 2>&1 || fail "the pulumi CLI is not on PATH; install it (https://www.pulumi.com/docs/iac/download-install/) and run again"
+[ -d node_modules/@pulumi/pulumi ] || fail "node modules are missing; run \`npm ci\` first"
+if [ -z "${PULUMI_CONFIG_PASSPHRASE+x}" ] && [ -z "${PULUMI_CONFIG_PASSPHRASE_FILE:-}" ]; then
+  fail "set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): it encrypts this stack's secrets (kubeconfigs, tokens)"
+fi
+if [ -z "${PULUMI_BACKEND_URL:-}" ]; then
+  mkdir -p .state
+  export PULUMI_BACKEND_URL="file://$PWD/.state"
+fi
+pulumi stack select --create --secrets-provider passphrase "$stack" >/dev/null
+exec pulumi "$cmd" --stack "$stack" "$@"
