@@ -1,0 +1,85 @@
+/**
+ * Pure manifests of a Push-mode join, with the exact names and fields `karmadactl join` uses
+ * (karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names).
+ */
+
+/** Namespace of the join's objects, on the member and in the Karmada API. */
+export const KARMADA_CLUSTER_NAMESPACE = "karmada-cluster";
+/** The impersonator ServiceAccount (and its token Secret) on every member. */
+export const IMPERSONATOR = "karmada-impersonator";
+/** Karmada's limit on Cluster names. */
+export const MAX_MEMBER_NAME = 48;
+
+export type Obj = Record<string, unknown>;
+
+/** ServiceAccount (and token Secret) Karmada's controllers use on the member. */
+export function memberServiceAccountName(cluster: string): string {
+  return `karmada-${cluster}`;
+}
+
+/** ClusterRole and ClusterRoleBinding name on the member. */
+export function memberClusterRoleName(cluster: string): string {
+  return `karmada-controller-manager:${memberServiceAccountName(cluster)}`;
+}
+
+/** Karmada-side Secret holding the impersonator token. */
+export function impersonatorSecretName(cluster: string): string {
+  return `${cluster}-impersonator`;
+}
+
+/** The member namespace, labelled as a Karmada system namespace. */
+export function memberNamespace(): Obj {
+  return { apiVersion: "v1", kind: "Namespace", metadata: { name: KARMADA_CLUSTER_NAMESPACE, labels: { "karmada.io/system": "true" } } };
+}
+
+/** A long-lived token Secret for a ServiceAccount on the member. */
+export function tokenSecret(serviceAccount: string): Obj {
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "kubernetes.io/service-account-token",
+    metadata: { name: serviceAccount, namespace: KARMADA_CLUSTER_NAMESPACE, annotations: { "kubernetes.io/service-account.name": serviceAccount } },
+  };
+}
+
+/** The rules karmadactl grants Karmada's controllers on a Push member: everything. */
+export function memberClusterRoleRules(): Obj[] {
+  return [
+    { apiGroups: ["*"], resources: ["*"], verbs: ["*"] },
+    { nonResourceURLs: ["*"], verbs: ["get"] },
+  ];
+}
+
+export interface ClusterObjectArgs {
+  /** Member name in Karmada (a DNS-1123 label of at most 48 characters). */
+  name: string;
+  /** The member's API endpoint as Karmada's controllers reach it (https). */
+  apiEndpoint: string;
+  /** The UID of the member's kube-system namespace. */
+  id: string;
+  /** Cloud provider label for placement (e.g. "kind", "gke"). @default left out */
+  provider?: string;
+  /** Region for placement and spread constraints. @default left out */
+  region?: string;
+  /** Zones for placement and spread constraints. @default left out */
+  zones?: string[];
+  /** Labels on the Cluster object (placement by label selector). @default none */
+  labels?: Record<string, string>;
+}
+
+/** The `cluster.karmada.io/v1alpha1` Cluster object of a Push-mode member. */
+export function clusterObject(a: ClusterObjectArgs): Obj {
+  const spec: Obj = {
+    syncMode: "Push",
+    apiEndpoint: a.apiEndpoint,
+    id: a.id,
+    secretRef: { namespace: KARMADA_CLUSTER_NAMESPACE, name: a.name },
+    impersonatorSecretRef: { namespace: KARMADA_CLUSTER_NAMESPACE, name: impersonatorSecretName(a.name) },
+  };
+  if (a.provider) spec.provider = a.provider;
+  if (a.region) spec.region = a.region;
+  if (a.zones && a.zones.length > 0) spec.zones = a.zones;
+  const metadata: Obj = { name: a.name };
+  if (a.labels && Object.keys(a.labels).length > 0) metadata.labels = a.labels;
+  return { apiVersion: "cluster.karmada.io/v1alpha1", kind: "Cluster", metadata, spec };
+}
