@@ -81,6 +81,7 @@ export function writePostRenderer(workDir: string, patch: RemoteKubeconfigPatch)
   const script = postRendererScript(patch, {
     tsNodeRegister: rel(require.resolve("ts-node/register/transpile-only")),
     cli: rel(path.join(__dirname, "postrender-cli.ts")),
+    tsconfig: rel(path.join(__dirname, "..", "..", "tsconfig.json")),
   });
   const file = postRendererFileName(script);
   fs.mkdirSync(absDir, { recursive: true });

@@ -100,6 +100,8 @@ export interface WrapperPaths {
   tsNodeRegister: string;
   /** The post-render CLI (postrender-cli.ts). */
   cli: string;
+  /** The project's tsconfig.json (ts-node must not guess it from Helm's working directory). */
+  tsconfig: string;
 }
 
 /**
@@ -115,7 +117,7 @@ export function postRendererScript(p: RemoteKubeconfigPatch, paths: WrapperPaths
     "# into the IKO operator. Rewritten on every run; do not edit.",
     "set -e",
     "here=$(CDPATH= cd -- \"$(dirname -- \"$0\")\" && pwd)",
-    `exec node -r "$here/${paths.tsNodeRegister}" "$here/${paths.cli}" '${encoded}'`,
+    `TS_NODE_PROJECT="$here/${paths.tsconfig}" exec node -r "$here/${paths.tsNodeRegister}" "$here/${paths.cli}" '${encoded}'`,
     "",
   ].join("\n");
 }

@@ -96,12 +96,12 @@ describe("IKO post-renderer", () => {
     assert.notStrictEqual(kubeconfigChecksum("a"), kubeconfigChecksum("b"));
   });
   it("generates a content-addressed wrapper with no secret in it", () => {
-    const script = postRendererScript(PATCH, { tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js", cli: "../../components/iko/postrender-cli.ts" });
+    const script = postRendererScript(PATCH, { tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js", cli: "../../components/iko/postrender-cli.ts", tsconfig: "../../tsconfig.json" });
     assert.match(script, /^#!\/bin\/sh\n/);
     const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
-    assert.ok(script.includes(`exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/iko/postrender-cli.ts" '${encoded}'`));
+    assert.ok(script.includes(`TS_NODE_PROJECT="$here/../../tsconfig.json" exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/iko/postrender-cli.ts" '${encoded}'`));
     assert.match(postRendererFileName(script), /^iko-postrender-[a-f0-9]{16}\.sh$/);
-    assert.notStrictEqual(postRendererFileName(script), postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, { tsNodeRegister: "a", cli: "b" })));
+    assert.notStrictEqual(postRendererFileName(script), postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, { tsNodeRegister: "a", cli: "b", tsconfig: "c" })));
   });
   it("runs as Helm would run it: manifest on stdin, patched manifest on stdout", function () {
     this.timeout(30000);
@@ -111,7 +111,8 @@ describe("IKO post-renderer", () => {
       assert.ok(path.isAbsolute(wrapper));
       assert.strictEqual(fs.statSync(wrapper).mode & 0o777, 0o755);
       assert.strictEqual(writePostRenderer(dir, PATCH), wrapper, "same parameters, same wrapper");
-      const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8" });
+      // Helm runs the post-renderer from its own working directory, not the project's.
+      const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8", cwd: os.tmpdir() });
       assert.strictEqual(out, patchOperatorManifest(RENDERED, PATCH));
       const failed = child.spawnSync(wrapper, [], { input: "kind: ConfigMap\n", encoding: "utf8" });
       assert.strictEqual(failed.status, 1);
