@@ -1,2 +1,3 @@
 export * from "./join";
 export * from "./policies";
+export * from "./interpreter";
