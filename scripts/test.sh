@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 passed=0; failed=0; skipped=0
 totals=$(mktemp); trap 'rm -f "$totals"' EXIT
 
-check() { # name command...
+check() { # name command...: a step that counts as one check
   local name=$1; shift
   echo "== $name"
-  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failed=$((failed + 1)); fi
+  if "$@"; then passed=$((passed + 1)); return 0; fi
+  echo "FAILED: $name"; failed=$((failed + 1)); return 1
 }
 
 tier() { # name npm-script
@@ -30,6 +31,21 @@ tier() { # name npm-script
 check "typecheck (tsc --noEmit, strict)" npx --no-install tsc --noEmit -p .
 check "lint (eslint)" npx --no-install eslint .
 tier unit test:unit
+
+# The lab tier: build the lab's binaries (cached outside the repo), start the lab, run the lab
+# tests, stop the lab whatever happened. IKO_SKIP_LAB=1 leaves it out (the totals then say so).
+if [ "${IKO_SKIP_LAB:-0}" = 1 ]; then
+  echo "== lab tests left out (IKO_SKIP_LAB=1)"
+else
+  if check "lab build (lab/build.sh)" bash lab/build.sh; then
+    trap 'npm run --silent lab:down >/dev/null 2>&1; rm -f "$totals"' EXIT
+    if check "lab up" npm run --silent lab:up; then
+      tier lab test:lab
+    fi
+    check "lab down" npm run --silent lab:down
+    trap 'rm -f "$totals"' EXIT
+  fi
+fi
 
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"

@@ -1,0 +1,54 @@
+/**
+ * The pull-request view of a fresh environment: `pulumi preview` of a brand-new `dev` stack
+ * (kind clusters that do not exist yet) succeeds and lists every resource.
+ */
+import * as assert from "assert";
+import * as path from "path";
+import { PulumiCli, REPO } from "./pulumi-cli";
+import { LabStack } from "./stacks";
+
+interface PreviewStep { op: string; urn: string }
+
+describe("lab: preview of a brand-new dev stack", function () {
+  this.timeout(10 * 60_000);
+  const cli = new PulumiCli();
+  let stack: LabStack;
+
+  before(async () => {
+    // Pulumi.dev.yaml as committed, with the stand-in chart and CRD in place of the vendor download.
+    stack = new LabStack(cli, "labtest-dev", "Pulumi.dev.yaml", {
+      "iko-plus:iko": {
+        chartPath: path.join(REPO, "test/fixtures/iko-chart/iris-operator"),
+        crdManifestPath: path.join(REPO, "test/fixtures/crds/irisclusters.intersystems.com.yaml"),
+      },
+    });
+    await stack.init();
+  });
+  after(async () => {
+    await stack?.remove();
+    cli.dispose();
+  });
+
+  it("succeeds and lists every resource as a create", async () => {
+    const res = await stack.preview(["--json"]);
+    const preview = JSON.parse(res.stdout) as { steps: PreviewStep[]; changeSummary: Record<string, number> };
+    const names = preview.steps.map((s) => `${s.urn.split("::")[2].split("$").pop()}::${s.urn.split("::")[3]}`);
+    assert.ok(preview.steps.every((s) => s.op === "create"), `only creates: ${preview.steps.filter((s) => s.op !== "create").map((s) => s.op + " " + s.urn).join(", ")}`);
+    const expected = [
+      "iko-plus:kind:KindCluster::ikohome", "iko-plus:kind:KindCluster::ikowork",
+      "pulumi-nodejs:dynamic/kind:Cluster::ikohome-kind", "pulumi-nodejs:dynamic/kind:Cluster::ikowork-kind",
+      "pulumi:providers:kubernetes::ikohome-k8s", "pulumi:providers:kubernetes::ikowork-k8s",
+      "iko-plus:cilium:CiliumCni::ikohome-cni", "kubernetes:helm.sh/v3:Release::ikohome-cni-cilium",
+      "iko-plus:cilium:CiliumCni::ikowork-cni", "kubernetes:helm.sh/v3:Release::ikowork-cni-cilium",
+      "iko-plus:iko:IkoHomeOperator::iko", "kubernetes:core/v1:Namespace::iko-ns", "kubernetes:helm.sh/v3:Release::iko-iko",
+      "kubernetes:core/v1:Secret::iko-target-kubeconfig",
+      "iko-plus:iko:RemoteOperatorIdentity::iko-identity", "kubernetes:core/v1:Namespace::iko-identity-ns",
+      "kubernetes:core/v1:ServiceAccount::iko-identity-sa", "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole::iko-identity-role",
+      "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding::iko-identity-binding", "kubernetes:core/v1:Secret::iko-identity-token",
+      "iko-plus:iko:CrdMirror::iko-crd", "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition::iko-crd-crd",
+      "kubernetes:intersystems.com/v1alpha1:IrisCluster::iriscluster-default-iris-at-work",
+    ];
+    for (const e of expected) assert.ok(names.includes(e), `preview lists ${e}; it lists:\n${names.join("\n")}`);
+    assert.ok(!/kubeconfig:|client-key-data|BEGIN .*PRIVATE KEY/.test(res.stdout), "no secret material in the preview");
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Runs the real `pulumi` CLI (built by lab/build.sh) against a throw-away file:// backend, with
+ * ambient plugins only: nothing is downloaded.
+ */
+import * as child from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+
+export const REPO = path.resolve(__dirname, "../..");
+
+/** The folder of the lab's built binaries. */
+export function labBinDir(): string {
+  const cache = process.env.IKO_LAB_CACHE ?? path.join(os.homedir(), ".cache", "iko-plus-lab");
+  return path.join(cache, "current");
+}
+
+export interface RunResult { code: number; stdout: string; stderr: string }
+
+export class PulumiCli {
+  readonly backendDir: string;
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor(readonly passphrase = "lab-test-passphrase") {
+    this.backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-backend-"));
+    const home = path.join(this.backendDir, ".pulumi-home");
+    fs.mkdirSync(home);
+    this.env = {
+      ...process.env,
+      PATH: [labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
+      PULUMI_HOME: home,
+      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_CONFIG_PASSPHRASE: passphrase,
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      NO_COLOR: "1",
+    };
+  }
+
+  /** Runs `pulumi <args>` in the project; resolves with the result whatever the exit code. */
+  run(args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: REPO, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      proc.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
+      proc.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+      const timer = setTimeout(() => proc.kill("SIGINT"), opts.timeoutMs ?? 10 * 60_000);
+      proc.on("error", reject);
+      proc.on("close", (code) => { clearTimeout(timer); resolve({ code: code ?? 1, stdout, stderr }); });
+      proc.stdin.end(opts.input ?? "");
+    });
+  }
+
+  /** Runs `pulumi <args>` and fails with the output's tail when it exits non-zero. */
+  async ok(args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+    const res = await this.run(args, opts);
+    if (res.code !== 0) {
+      const tail = (res.stdout + "\n" + res.stderr).split("\n").slice(-60).join("\n");
+      throw new Error(`pulumi ${args.join(" ")} exited ${res.code}:\n${tail}`);
+    }
+    return res;
+  }
+
+  /** Removes the backend folder (stacks must have been destroyed by the test). */
+  dispose(): void {
+    fs.rmSync(this.backendDir, { recursive: true, force: true });
+  }
+}
