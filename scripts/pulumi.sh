@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: `pulumi <up|preview|destroy|refresh>` of one stack with a local file:// backend
 # and passphrase secrets (no Pulumi account). Usage: npm run up [-- <pulumi flags>]
-#   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml)
+#   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml; lab-* stacks use the lab)
 #   PULUMI_BACKEND_URL        backend (default: file://<project>/.state)
 #   PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE: encrypts the stack's secrets
 set -euo pipefail
@@ -10,6 +10,14 @@ cmd=${1:?usage: scripts/pulumi.sh <up|preview|destroy|refresh> [pulumi flags]}; 
 stack=${STACK:-dev}
 
 fail() { echo "error: $*" >&2; exit 1; }
+# Lab stacks (lab-*) use the lab's own binaries: the Pulumi CLI, its plugins, nothing downloaded.
+case "$stack" in
+  lab-*)
+    bin=$(bash lab/build.sh --print-bin-dir)
+    [ -x "$bin/pulumi" ] || fail "the lab's binaries are not built; run \`npm run lab:build\` (and \`npm run lab:up\`)"
+    export PATH="$bin:$PWD/lab/shims:$PATH" PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+    [ -f .lab/state.json ] || [ -n "${IKO_LAB_DIR:-}" ] || fail "no lab is running; start it with \`npm run lab:up\`" ;;
+esac
 command -v pulumi >/dev/null 2>&1 || fail "the pulumi CLI is not on PATH; install it (https://www.pulumi.com/docs/iac/download-install/) and run again"
 [ -d node_modules/@pulumi/pulumi ] || fail "node modules are missing; run \`npm ci\` first"
 if [ -z "${PULUMI_CONFIG_PASSPHRASE+x}" ] && [ -z "${PULUMI_CONFIG_PASSPHRASE_FILE:-}" ]; then
