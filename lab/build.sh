@@ -91,8 +91,12 @@ target_field() { local IFS='|'; local -a f; read -r -a f <<<"$1"; echo "${f[$2]-
 # Prints the copy's path.
 prepare_provider() {
   local src=$1 version=$2 dst=$WORK_DIR/kubernetes-provider provider_dir
+  # `go list -m` prints an empty Dir until the module is in the module cache (a cold machine),
+  # so download it first.
   rm -rf "$dst" && mkdir -p "$dst" && cp -R "$src/." "$dst/" &&
+    (cd "$dst" && go mod download github.com/pulumi/pulumi-kubernetes/provider/v4) &&
     provider_dir=$(cd "$dst" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi-kubernetes/provider/v4) &&
+    [ -n "$provider_dir" ] && [ -d "$provider_dir" ] &&
     (cd "$dst" && nice -n 10 go run ./internal/embedgen -src "$provider_dir/cmd/pulumi-resource-kubernetes" -out . -version "${version#v}" >&2) &&
     echo "$dst"
 }

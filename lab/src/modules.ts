@@ -33,7 +33,7 @@ function escapeModule(module: string): string {
 
 /**
  * The source folder of `module` at the version lab/tools/<group>/go.mod requires: the module cache
- * path if present, else `go list -m -f {{.Dir}}` inside lab/tools/<group> (which may download it).
+ * path if present, else `go mod download -json` inside lab/tools/<group> (which downloads it).
  */
 export function moduleDir(group: string, module: string): string {
   const key = `${group} ${module}`;
@@ -46,11 +46,13 @@ export function moduleDir(group: string, module: string): string {
   let dir = version ? path.join(goModCache(), `${escapeModule(module)}@${version}`) : "";
   if (!dir || !fs.existsSync(dir)) {
     try {
-      dir = execFileSync("go", ["list", "-m", "-f", "{{.Dir}}", module], {
+      // `go mod download -json` fetches the module when the cache lacks it (go list -m would print no Dir).
+      const info = execFileSync("go", ["mod", "download", "-json", module], {
         cwd: toolsDir,
         encoding: "utf8",
         env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: process.env.GOTOOLCHAIN || "local" },
-      }).trim();
+      });
+      dir = (JSON.parse(info) as { Dir?: string }).Dir ?? "";
     } catch (e) {
       throw new LabError(`cannot locate ${module} (lab/tools/${group}): ${(e as Error).message.split("\n")[0]}; run \`bash lab/build.sh\` first`);
     }
