@@ -1,12 +1,13 @@
 /**
- * iko-plus: the Pulumi program. The stack's config names the stack program (`iko-plus:program`,
- * default "wfh"); it is validated before any resource is declared.
+ * iko-plus: the Pulumi program. The stack's config names the stack program (`iko-plus:program`:
+ * "wfh", the default, or "fleet"); it is validated before any resource is declared.
  */
 import { runProgram } from "./stacks/program";
 
 const outputs = runProgram();
 
 export const program = outputs.program;
+// wfh
 export const homeKubeconfig = outputs.homeKubeconfig;
 export const workKubeconfig = outputs.workKubeconfig;
 export const operatorTargetKubeconfig = outputs.operatorTargetKubeconfig;
@@ -14,3 +15,9 @@ export const operatorNamespace = outputs.operatorNamespace;
 export const operatorDeployment = outputs.operatorDeployment;
 export const targetKubeconfigSecret = outputs.targetKubeconfigSecret;
 export const irisClusters = outputs.irisClusters;
+// fleet
+export const karmadaKubeconfig = outputs.karmadaKubeconfig;
+export const clusterKubeconfigs = outputs.clusterKubeconfigs;
+export const joinedMembers = outputs.joinedMembers;
+export const federatedIrisClusters = outputs.federatedIrisClusters;
+export const fleetSecrets = outputs.fleetSecrets;

@@ -4,8 +4,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CiliumCni } from "../components/cilium";
 import { ClusterHandle, ExistingCluster } from "../components/cluster";
+import { GkeCluster } from "../components/gcp";
 import { KindCluster } from "../components/kind";
-import { ClusterConfig } from "./config";
+import { ClusterConfig, FleetClusterConfig } from "./config";
 
 /** Options shared by every cluster of a stack. */
 export interface ClusterEnv {
@@ -14,8 +15,14 @@ export interface ClusterEnv {
 }
 
 /** Declares the cluster and, when enabled, Cilium on it; returns the handle gated on the CNI. */
-export function declareCluster(c: ClusterConfig, env: ClusterEnv): ClusterHandle {
+export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfig, "gke" | "extraPortMappings">>, env: ClusterEnv): ClusterHandle {
   let handle: ClusterHandle;
+  if (c.source === "gke" && c.gke) {
+    return new GkeCluster(c.name, {
+      project: c.gke.project, location: c.gke.location, nodeCount: c.gke.nodeCount, machineType: c.gke.machineType,
+      deletionProtection: c.gke.deletionProtection,
+    });
+  }
   if (c.source === "kind") {
     handle = new KindCluster(c.name, {
       workers: c.kind.workers,
@@ -24,6 +31,7 @@ export function declareCluster(c: ClusterConfig, env: ClusterEnv): ClusterHandle
       podSubnet: c.kind.podSubnet,
       serviceSubnet: c.kind.serviceSubnet,
       disableDefaultCNI: c.cilium.enabled,
+      extraPortMappings: c.extraPortMappings,
     });
   } else {
     handle = new ExistingCluster(c.name, c.kubeconfigPath !== undefined

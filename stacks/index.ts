@@ -3,3 +3,4 @@ export * from "./config";
 export * from "./clusters";
 export * from "./wfh";
 export * from "./program";
+export * from "./fleet";

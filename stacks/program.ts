@@ -3,7 +3,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigError } from "./problems";
-import { KNOWN_KEYS, PROJECT, validateWfhConfig } from "./config";
+import { FleetConfig, PROJECT, WfhConfig, validateFleetConfig, validateWfhConfig } from "./config";
+import { fleetStack } from "./fleet";
 import { wfhStack } from "./wfh";
 
 /** Raw config of this project from the runtime: keys without prefix, values JSON-parsed. */
@@ -21,23 +22,43 @@ export function rawProjectConfig(all: Record<string, string>): Record<string, un
   return raw;
 }
 
+/** The full keys of secret config values, as the language host passes them. */
+export function secretConfigKeys(env: NodeJS.ProcessEnv = process.env): string[] {
+  try {
+    const keys = JSON.parse(env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as unknown;
+    return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Validates the raw config for the program it names; throws ConfigError listing every problem. */
+export function validateConfig(raw: Record<string, unknown>, secretKeys: string[]): WfhConfig | FleetConfig {
+  return raw.program === "fleet" ? validateFleetConfig(raw, secretKeys) : validateWfhConfig(raw);
+}
+
 /** Runs the stack program; returns its outputs (secret ones stay secret). */
 export function runProgram(): Record<string, unknown> {
   const config = new pulumi.Config(PROJECT);
   const raw = rawProjectConfig(pulumi.runtime.allConfig());
-  let cfg;
+  let cfg: WfhConfig | FleetConfig;
   try {
-    cfg = validateWfhConfig(raw);
+    cfg = validateConfig(raw, secretConfigKeys());
   } catch (err) {
     // RunError prints the message alone (no stack trace): one line per problem.
     if (err instanceof ConfigError) throw new pulumi.RunError(err.message);
     throw err;
   }
   const secrets: Record<string, pulumi.Output<string>> = {};
-  for (const key of KNOWN_KEYS.filter((k) => k.endsWith("Kubeconfig"))) {
+  for (const key of Object.keys(raw).filter((k) => k.endsWith("Kubeconfig") || k.endsWith("kubeconfig"))) {
     const value = config.getSecret(key);
     if (value !== undefined) secrets[key] = value;
   }
-  const outputs = wfhStack(cfg, { secrets });
-  return { program: cfg.program, ...outputs };
+  if (cfg.program === "wfh") return { program: cfg.program, ...wfhStack(cfg, { secrets }) };
+  const secretObjects: Record<string, pulumi.Output<unknown>> = {};
+  for (const f of cfg.federatedIrisClusters) if (f.licenseKeyConfig) secretObjects[f.licenseKeyConfig] = config.requireSecret(f.licenseKeyConfig);
+  for (const s of cfg.fleetSecrets) secretObjects[s.dataKey] = config.requireSecretObject(s.dataKey);
+  for (const c of cfg.clusters) if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
+  if (cfg.karmada.kubeconfigSecret) secrets[cfg.karmada.kubeconfigSecret] = config.requireSecret(cfg.karmada.kubeconfigSecret);
+  return { program: cfg.program, ...fleetStack(cfg, { secrets, secretObjects }) };
 }

@@ -9,8 +9,8 @@ import { ClusterHandle } from "../cluster/handle";
 import { IRISCLUSTER_CRD, loadCrdManifest } from "./crd";
 
 export interface CrdMirrorArgs {
-  /** The cluster the CRD must exist on. */
-  target: ClusterHandle;
+  /** The cluster (or Karmada API) the CRD must exist on: its provider and ready gate. */
+  target: Pick<ClusterHandle, "provider" | "readyGate">;
   /** The CRD's name. @default irisclusters.intersystems.com */
   crdName?: string;
   /** A manifest file holding the CRD. One of `manifestPath` and `sourceCluster` is required. */

@@ -11,7 +11,7 @@ export interface ClusterConfig {
   /** Config key of this cluster (e.g. "home"). */
   key: string;
   name: string;
-  source: "kind" | "kubeconfig";
+  source: "kind" | "kubeconfig" | "gke";
   /** A kubeconfig file (source kubeconfig). */
   kubeconfigPath?: string;
   /** The secret config key holding the kubeconfig contents (source kubeconfig). */
@@ -39,13 +39,18 @@ export function checkKubeconfigText(r: Reader, key: string, text: string, secret
   }
 }
 
-export function readCluster(r: Reader, key: string, raw: unknown, defaults: { name: string; clusterId: number }, secretKubeconfig: string | undefined, secretKey: string): ClusterConfig {
+/**
+ * Reads one cluster. `extraKeys` are keys the caller reads itself (they are not reported as
+ * unknown); `sources` are the allowed values of `source`.
+ */
+export function readCluster(r: Reader, key: string, raw: unknown, defaults: { name: string; clusterId: number }, secretKubeconfig: string | undefined, secretKey: string,
+  opts: { extraKeys?: string[]; sources?: readonly ("kind" | "kubeconfig" | "gke")[] } = {}): ClusterConfig {
   const obj = r.object(key, raw);
-  r.unknownKeys(key, obj, CLUSTER_KEYS);
+  r.unknownKeys(key, obj, [...CLUSTER_KEYS, ...(opts.extraKeys ?? [])]);
   const name = r.string(`${key}.name`, obj.name, defaults.name) as string;
   const nameProblem = checkClusterName(name);
   if (nameProblem) r.problems.add(`${key}.name`, name, nameProblem);
-  const source = r.oneOf(`${key}.source`, obj.source, ["kind", "kubeconfig"] as const, secretKubeconfig !== undefined || obj.kubeconfigPath !== undefined ? "kubeconfig" : "kind");
+  const source = r.oneOf(`${key}.source`, obj.source, opts.sources ?? (["kind", "kubeconfig"] as const), secretKubeconfig !== undefined || obj.kubeconfigPath !== undefined ? "kubeconfig" : "kind");
   const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath);
   if (source === "kubeconfig") {
     if (kubeconfigPath !== undefined && secretKubeconfig !== undefined) {
@@ -64,7 +69,7 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
       r.problems.add(`${key}.source`, source, `needs a kubeconfig; set ${key}.kubeconfigPath or \`pulumi config set --secret ${secretKey} "$(cat <file>)"\``);
     }
   } else if (kubeconfigPath !== undefined) {
-    r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `is set but ${key}.source is "kind"; set ${key}.source to "kubeconfig" or remove the path`);
+    r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `is set but ${key}.source is "${source}"; set ${key}.source to "kubeconfig" or remove the path`);
   }
   const nodeImage = r.string(`${key}.nodeImage`, obj.nodeImage);
   if (nodeImage !== undefined) {
@@ -76,6 +81,9 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
   const serviceSubnet = r.string(`${key}.serviceSubnet`, obj.serviceSubnet);
   if (serviceSubnet !== undefined && checkCidr(serviceSubnet)) r.problems.add(`${key}.serviceSubnet`, serviceSubnet, checkCidr(serviceSubnet) as string);
   const ciliumRaw = r.object(`${key}.cilium`, obj.cilium);
+  if (source === "gke" && (ciliumRaw.enabled === true || ciliumRaw.enabled === "true")) {
+    r.problems.add(`${key}.cilium.enabled`, ciliumRaw.enabled, "is true for a GKE cluster, which runs Dataplane V2 (Cilium-based) already; remove it");
+  }
   r.unknownKeys(`${key}.cilium`, ciliumRaw, CILIUM_KEYS);
   const clusterId = r.integer(`${key}.cilium.clusterId`, ciliumRaw.clusterId, defaults.clusterId, 1, 255, ", unique per cluster (Cilium ClusterMesh)");
   if (checkCiliumClusterId(clusterId)) r.problems.add(`${key}.cilium.clusterId`, clusterId, checkCiliumClusterId(clusterId) as string);
@@ -96,7 +104,7 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
       podSubnet,
       serviceSubnet,
     },
-    cilium: { enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind"), clusterId, chartPath },
+    cilium: { enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind") && source !== "gke", clusterId, chartPath },
   };
 }
 

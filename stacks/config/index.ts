@@ -3,3 +3,5 @@ export * from "./cluster";
 export * from "./iko";
 export * from "./iris";
 export * from "./wfh";
+export * from "./placement";
+export * from "./fleet";

@@ -32,8 +32,11 @@ export function irisClusterManifest(c: IrisClusterConfig): Raw {
   };
 }
 
-export function readIrisClusters(r: Reader, raw: unknown): IrisClusterConfig[] {
-  const key = "irisClusters";
+/**
+ * Reads a list of IrisClusters under `key`. `licenseField` names the field that gives a licensed
+ * image its key (a Secret name at work; a secret config key in a fleet), checked but not read here.
+ */
+export function readIrisClusters(r: Reader, raw: unknown, key = "irisClusters", licenseField = "licenseKeySecret", extraKeys: string[] = []): IrisClusterConfig[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
     r.problems.add(key, raw, "must be a list of IrisClusters, e.g. [{name: iris-a, image: containers.intersystems.com/intersystems/iris-community:2025.1}]");
@@ -46,7 +49,7 @@ export function readIrisClusters(r: Reader, raw: unknown): IrisClusterConfig[] {
       r.problems.add(k, item, "is not an object with name and image");
       return;
     }
-    r.unknownKeys(k, item, IRIS_KEYS);
+    r.unknownKeys(k, item, [...IRIS_KEYS.filter((x) => x !== "licenseKeySecret"), licenseField, ...extraKeys]);
     const name = r.string(`${k}.name`, item.name);
     if (name === undefined) r.problems.add(`${k}.name`, undefined, "is required; give the IrisCluster a DNS-1123 name");
     else if (checkDns1123Label(name)) r.problems.add(`${k}.name`, name, checkDns1123Label(name) as string);
@@ -55,12 +58,12 @@ export function readIrisClusters(r: Reader, raw: unknown): IrisClusterConfig[] {
     const image = r.string(`${k}.image`, item.image);
     if (image === undefined) r.problems.add(`${k}.image`, undefined, "is required; e.g. containers.intersystems.com/intersystems/iris-community:2025.1");
     else if (checkImageRef(image)) r.problems.add(`${k}.image`, image, checkImageRef(image) as string);
-    const licenseKeySecret = r.string(`${k}.licenseKeySecret`, item.licenseKeySecret);
+    const licenseKeySecret = licenseField === "licenseKeySecret" ? r.string(`${k}.licenseKeySecret`, item.licenseKeySecret) : undefined;
     if (licenseKeySecret !== undefined && checkDns1123Subdomain(licenseKeySecret)) {
       r.problems.add(`${k}.licenseKeySecret`, licenseKeySecret, checkDns1123Subdomain(licenseKeySecret) as string);
     }
-    if (image !== undefined && /\/intersystems\/(iris|irishealth):/.test(image) && licenseKeySecret === undefined) {
-      r.problems.add(`${k}.licenseKeySecret`, undefined, `is required for the licensed image ${JSON.stringify(image)}; name the Secret holding iris.key, or use an iris-community image`);
+    if (image !== undefined && /\/intersystems\/(iris|irishealth):/.test(image) && item[licenseField] === undefined) {
+      r.problems.add(`${k}.${licenseField}`, undefined, `is required for the licensed image ${JSON.stringify(image)}; name the Secret holding iris.key, or use an iris-community image`);
     }
     const serviceType = item.serviceType === undefined ? undefined
       : r.oneOf(`${k}.serviceType`, item.serviceType, ["ClusterIP", "NodePort", "LoadBalancer"] as const, "ClusterIP");

@@ -18,6 +18,7 @@ export interface Registered {
 
 export const FAKE_TOKEN = "fake-sa-token-abc";
 export const FAKE_CA = Buffer.from("FAKE-CA-PEM").toString("base64");
+export const FAKE_ACCESS_TOKEN = "ya29.fake-access-token";
 
 /** A kubeconfig with a client key, as kind writes (fake material). */
 export function fakeKubeconfig(name: string, server: string): string {
@@ -33,7 +34,7 @@ export function fakeKubeconfig(name: string, server: string): string {
 interface RegisterRequest {
   getType(): string; getName(): string; getParent(): string; getDependenciesList(): string[];
 }
-interface MonitorLike { registerResource(req: RegisterRequest, cb: unknown): unknown }
+interface MonitorLike { registerResource(req: RegisterRequest, cb: unknown): unknown; readResource(req: RegisterRequest, cb: unknown): unknown }
 
 const registered: Registered[] = [];
 const meta = new Map<string, { parent: string; dependencies: string[] }>();
@@ -56,9 +57,20 @@ export function installMocks(): Registered[] {
         state.peerKubeconfig = fakeKubeconfig(`kind-${inputs.name}`, `https://${inputs.name}-control-plane:6443`);
       }
       if (args.type === "kubernetes:helm.sh/v3:Release") state.status = { status: "deployed", revision: 1 };
+      if (args.type === "kubernetes:core/v1:Secret" && args.id === "karmada-system/karmada-kubeconfig") {
+        state.data = { kubeconfig: Buffer.from(fakeKubeconfig("karmada-apiserver", "https://karmada-apiserver.karmada-system.svc.cluster.local:5443")).toString("base64") };
+      }
+      if (args.type === "kubernetes:core/v1:Namespace" && args.id === "kube-system") state.metadata = { name: "kube-system", uid: `uid-of-${args.name}` };
+      if (args.type === "gcp:container/cluster:Cluster") {
+        state.endpoint = "34.1.2.3";
+        state.masterAuth = { clusterCaCertificate: FAKE_CA };
+        state.location = args.inputs.location;
+        state.project = "proj-1";
+      }
       return { id: args.id || inputs.metadata?.name || `${args.name}-id`, state };
     },
     call(args: pulumi.runtime.MockCallArgs): Record<string, unknown> {
+      if (args.token === "gcp:organizations/getClientConfig:getClientConfig") return { accessToken: FAKE_ACCESS_TOKEN, project: "proj-1" };
       return args.inputs;
     },
   }, "iko-plus", "test", false);
@@ -67,6 +79,12 @@ export function installMocks(): Registered[] {
   monitor.registerResource = (req: RegisterRequest, cb: unknown) => {
     meta.set(`${req.getType()}::${req.getName()}`, { parent: req.getParent(), dependencies: req.getDependenciesList() });
     return original(req, cb);
+  };
+  // Reads (`Resource.get`) go through readResource, with their own dependency list.
+  const originalRead = monitor.readResource.bind(monitor);
+  monitor.readResource = (req: RegisterRequest, cb: unknown) => {
+    meta.set(`${req.getType()}::${req.getName()}`, { parent: req.getParent(), dependencies: req.getDependenciesList() });
+    return originalRead(req, cb);
   };
   return registered;
 }

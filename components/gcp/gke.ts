@@ -1,0 +1,101 @@
+/**
+ * GkeCluster: a regional or zonal GKE cluster with one node pool and Dataplane V2 (Cilium-based,
+ * so no CiliumCni), exposed as a cluster handle. Neither kubeconfig uses the gcloud auth plugin:
+ * the host kubeconfig carries the deploying identity's access token (refreshed on every run), and
+ * the peer kubeconfig carries a long-lived token of a ServiceAccount made for peers (Karmada, a
+ * remote operator) that cannot run gcloud.
+ */
+import * as gcp from "@pulumi/gcp";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle } from "../cluster";
+import { tokenKubeconfig } from "../kubeconfig";
+
+export interface GkeClusterArgs {
+  /** GKE cluster name. @default the resource name */
+  clusterName?: string;
+  /** GCP project. @default the GCP provider's project */
+  project?: string;
+  /** A region (regional cluster, nodes in each zone) or a zone (zonal cluster). */
+  location: string;
+  /** Nodes per zone. @default 1 */
+  nodeCount?: number;
+  /** Node machine type. @default e2-standard-4 */
+  machineType?: string;
+  /** GKE release channel. @default REGULAR */
+  releaseChannel?: "RAPID" | "REGULAR" | "STABLE";
+  /** Refuse to delete the cluster (set false before `pulumi destroy`). @default true */
+  deletionProtection?: boolean;
+  /** An explicit GCP provider. @default one made for this cluster, for `project` */
+  gcpProvider?: gcp.Provider;
+}
+
+/** Namespace and name of the peers' ServiceAccount on the cluster. */
+export const PEER_NAMESPACE = "kube-system";
+export const PEER_SERVICE_ACCOUNT = "iko-plus-peer";
+
+/** The cluster's API URL from GKE's endpoint (an IP or host without scheme). */
+export function gkeServer(endpoint: string): string {
+  return endpoint.startsWith("https://") ? endpoint : `https://${endpoint}`;
+}
+
+export class GkeCluster extends pulumi.ComponentResource implements ClusterHandle {
+  declare public readonly name: string;
+  declare public readonly kubeconfig: pulumi.Output<string>;
+  declare public readonly peerKubeconfig: pulumi.Output<string>;
+  declare public readonly endpoint: pulumi.Output<string>;
+  declare public readonly peerEndpoint: pulumi.Output<string>;
+  declare public readonly caData: pulumi.Output<string>;
+  declare public readonly provider: k8s.Provider;
+  declare public readonly readyGate: pulumi.Resource[];
+  declare public readonly cluster: gcp.container.Cluster;
+  declare public readonly nodePool: gcp.container.NodePool;
+
+  constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:gcp:GkeCluster", name, {}, opts);
+    this.name = args.clusterName ?? name;
+    const gcpProvider = args.gcpProvider ?? new gcp.Provider(`${name}-gcp`, { project: args.project }, { parent: this });
+    const onGcp = { parent: this, provider: gcpProvider };
+    this.cluster = new gcp.container.Cluster(`${name}-gke`, {
+      name: this.name,
+      project: args.project,
+      location: args.location,
+      initialNodeCount: 1,
+      removeDefaultNodePool: true,
+      datapathProvider: "ADVANCED_DATAPATH",
+      networkingMode: "VPC_NATIVE",
+      ipAllocationPolicy: {},
+      releaseChannel: { channel: args.releaseChannel ?? "REGULAR" },
+      deletionProtection: args.deletionProtection ?? true,
+    }, onGcp);
+    this.nodePool = new gcp.container.NodePool(`${name}-nodes`, {
+      cluster: this.cluster.name,
+      location: this.cluster.location,
+      project: this.cluster.project,
+      nodeCount: args.nodeCount ?? 1,
+      nodeConfig: { machineType: args.machineType ?? "e2-standard-4", oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"] },
+    }, onGcp);
+    this.endpoint = this.cluster.endpoint.apply(gkeServer);
+    this.peerEndpoint = this.endpoint;
+    this.caData = this.cluster.masterAuth.apply((m) => m.clusterCaCertificate ?? "");
+    const client = gcp.organizations.getClientConfigOutput(onGcp);
+    this.kubeconfig = pulumi.secret(pulumi.all([this.endpoint, this.caData, client.accessToken]).apply(([server, caData, token]) =>
+      tokenKubeconfig({ name: this.name, server, caData, token })));
+    this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: this.name }, { parent: this });
+    const onCluster = { parent: this, provider: this.provider, dependsOn: [this.nodePool] };
+    const sa = new k8s.core.v1.ServiceAccount(`${name}-peer-sa`, { metadata: { name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE } }, onCluster);
+    const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-peer-binding`, {
+      metadata: { name: PEER_SERVICE_ACCOUNT },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
+      subjects: [{ kind: "ServiceAccount", name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE }],
+    }, onCluster);
+    const token = new k8s.core.v1.Secret(`${name}-peer-token`, {
+      metadata: { name: `${PEER_SERVICE_ACCOUNT}-token`, namespace: PEER_NAMESPACE, annotations: { "kubernetes.io/service-account.name": PEER_SERVICE_ACCOUNT } },
+      type: "kubernetes.io/service-account-token",
+    }, { ...onCluster, dependsOn: [this.nodePool, sa, binding] });
+    this.peerKubeconfig = pulumi.secret(pulumi.all([this.endpoint, this.caData, token.data]).apply(([server, caData, data]) =>
+      tokenKubeconfig({ name: this.name, server, caData, token: Buffer.from(data?.["token"] ?? "", "base64").toString("utf8") })));
+    this.readyGate = [this.nodePool];
+    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * KarmadaControlPlane: the Karmada API, either installed by Helm on a host cluster or given by
+ * kubeconfig (an existing Karmada, such as the lab's). Either way it is exposed as a secret
+ * kubeconfig and a provider for the Karmada API.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle, clusterOptions, readKubeconfigFile } from "../cluster";
+import { parseKubeconfig, rewriteServer } from "../kubeconfig";
+import { KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_NAMESPACE, KARMADA_RELEASE, endpointHost, karmadaValues } from "./values";
+
+/** What other components need of a Karmada API. */
+export interface KarmadaHandle {
+  /** Kubeconfig of the Karmada API valid from the Pulumi host (the recipe's "ikokamino"). Secret. */
+  readonly kubeconfig: pulumi.Output<string>;
+  /** The Karmada API server URL. */
+  readonly endpoint: pulumi.Output<string>;
+  /** A provider for the Karmada API. */
+  readonly provider: k8s.Provider;
+  /** What must exist before objects go into the Karmada API. */
+  readonly readyGate: pulumi.Resource[];
+}
+
+export interface KarmadaHelmArgs {
+  /** The host cluster. */
+  host: ClusterHandle;
+  /**
+   * The Karmada API as reached from the Pulumi host, e.g. `https://127.0.0.1:32443` when kind maps
+   * host port 32443 to the NodePort. Its host goes into the certificate before the first install.
+   */
+  endpoint: string;
+  /** NodePort of the karmada-apiserver Service. @default 32443 */
+  nodePort?: number;
+  /** A local chart directory or .tgz. @default chart `karmada` v1.15.0 from Karmada's repository */
+  chartPath?: string;
+  /** Chart version from the repository. @default v1.15.0 */
+  chartVersion?: string;
+  /** kubectl image for the chart's jobs. @default docker.io/bitnamilegacy/kubectl:1.33.4 */
+  kubectlImage?: string;
+  /** Seconds Helm waits for Karmada. @default 900 */
+  timeoutSeconds?: number;
+}
+
+export interface KarmadaControlPlaneArgs {
+  /** Install Karmada by Helm on a host cluster. Exactly one of `helm` and `existing` is required. */
+  helm?: KarmadaHelmArgs;
+  /** An existing Karmada API by kubeconfig contents (secret) or file path. */
+  existing?: { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
+}
+
+export class KarmadaControlPlane extends pulumi.ComponentResource implements KarmadaHandle {
+  declare public readonly kubeconfig: pulumi.Output<string>;
+  declare public readonly endpoint: pulumi.Output<string>;
+  declare public readonly provider: k8s.Provider;
+  declare public readonly readyGate: pulumi.Resource[];
+  /** Helm mode: the release. */
+  declare public readonly release: k8s.helm.v3.Release | undefined;
+
+  constructor(name: string, args: KarmadaControlPlaneArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:karmada:KarmadaControlPlane", name, {}, opts);
+    if ((args.helm === undefined) === (args.existing === undefined)) {
+      throw new Error(`KarmadaControlPlane "${name}": give exactly one of helm and existing`);
+    }
+    if (args.helm) {
+      const h = args.helm;
+      const values = karmadaValues({ nodePort: h.nodePort ?? 32443, extraCertHosts: [endpointHost(h.endpoint)], kubectlImage: h.kubectlImage });
+      const chart = h.chartPath !== undefined
+        ? { chart: h.chartPath }
+        : { chart: "karmada", version: h.chartVersion ?? KARMADA_CHART_VERSION, repositoryOpts: { repo: KARMADA_CHART_REPO } };
+      this.release = new k8s.helm.v3.Release(`${name}-karmada`, {
+        name: KARMADA_RELEASE,
+        namespace: KARMADA_NAMESPACE,
+        createNamespace: true,
+        ...chart,
+        values,
+        timeout: h.timeoutSeconds ?? 900,
+      }, clusterOptions(this, h.host));
+      // The chart's pre-install job writes this Secret (outside the release); read it back.
+      const generated = k8s.core.v1.Secret.get(`${name}-generated-kubeconfig`, `${KARMADA_NAMESPACE}/${KARMADA_RELEASE}-kubeconfig`,
+        { parent: this, provider: h.host.provider, dependsOn: [this.release] });
+      this.kubeconfig = pulumi.secret(generated.data.apply((d) =>
+        rewriteServer(Buffer.from(d?.["kubeconfig"] ?? "", "base64").toString("utf8"), h.endpoint, "karmada-kubeconfig")));
+      this.endpoint = pulumi.output(h.endpoint);
+    } else {
+      const e = args.existing as { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
+      if ((e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
+        throw new Error(`KarmadaControlPlane "${name}": give exactly one of existing.kubeconfig and existing.kubeconfigPath`);
+      }
+      const text = e.kubeconfigPath !== undefined
+        ? pulumi.output(readKubeconfigFile(e.kubeconfigPath, `Karmada "${name}" kubeconfigPath`))
+        : pulumi.output(e.kubeconfig as pulumi.Input<string>);
+      this.kubeconfig = pulumi.secret(text);
+      this.endpoint = pulumi.unsecret(text.apply((t) => parseKubeconfig(t, `Karmada "${name}" kubeconfig`).server));
+      this.release = undefined;
+    }
+    this.provider = new k8s.Provider(`${name}-karmada-api`, { kubeconfig: this.kubeconfig, clusterIdentifier: `${name}-karmada-api` }, { parent: this });
+    this.readyGate = this.release ? [this.release] : [];
+    this.registerOutputs({ kubeconfig: this.kubeconfig, endpoint: this.endpoint });
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * FederatedIrisCluster: an IrisCluster template in the Karmada API with its PropagationPolicy,
+ * per-cluster OverridePolicies and the Secrets/ConfigMaps it references (selected by the same
+ * policy, so they reach exactly the IrisCluster's members without the PropagateDeps gate, which
+ * the Karmada chart turns off). FleetSecret: one Secret in Karmada propagated to chosen members.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { KarmadaHandle } from "./control-plane";
+import { irisClusterInterpreter } from "./interpreter";
+import { ClusterTarget, PlaintextOverride, Placement, ResourceSelector, overridePolicy, propagationPolicy } from "./policies";
+
+type Obj = Record<string, unknown>;
+
+/** Objects in the Karmada API are templates: Pulumi must not wait for readiness Karmada never reports there. */
+const TEMPLATE_ANNOTATIONS = { "pulumi.com/skipAwait": "true" };
+
+export interface IrisOverride {
+  /** OverridePolicy name. @default `<name>-override-<index>` */
+  name?: string;
+  /** The members it applies to. */
+  target: ClusterTarget;
+  /** The changes, e.g. `{path: "/spec/storageClassName", operator: "add", value: "standard-rwo"}`. */
+  plaintext: PlaintextOverride[];
+}
+
+export interface FederatedIrisClusterArgs {
+  karmada: KarmadaHandle;
+  /** The IrisCluster (apiVersion, kind, metadata.name/namespace, spec), e.g. from irisClusterManifest. */
+  irisCluster: Obj;
+  /** PropagationPolicy name. @default `<name>-propagate` */
+  policyName?: string;
+  /** Where clones go. */
+  placement: Placement;
+  /** Per-cluster differences. @default none */
+  overrides?: IrisOverride[];
+  /**
+   * An IRIS license key (secret): becomes Secret `<name>-license` (key `iris.key`) in Karmada,
+   * referenced by `spec.licenseKeySecret` and propagated with the IrisCluster. @default none
+   */
+  licenseKey?: pulumi.Input<string>;
+  /** Existing Secrets in Karmada (same namespace) to propagate with the IrisCluster. @default none */
+  secrets?: string[];
+  /** Existing ConfigMaps in Karmada (same namespace) to propagate with the IrisCluster. @default none */
+  configMaps?: string[];
+  /** What must exist first and be deleted last (the IrisCluster CRD in Karmada, the joins). @default nothing */
+  dependsOn?: pulumi.Resource[];
+}
+
+export class FederatedIrisCluster extends pulumi.ComponentResource {
+  declare public readonly template: k8s.apiextensions.CustomResource;
+  declare public readonly policy: k8s.apiextensions.CustomResource;
+  declare public readonly policyName: string;
+
+  constructor(name: string, args: FederatedIrisClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:karmada:FederatedIrisCluster", name, {}, opts);
+    const ic = args.irisCluster;
+    const md = ic.metadata as { name: string; namespace?: string };
+    const namespace = md.namespace ?? "default";
+    this.policyName = args.policyName ?? `${md.name}-propagate`;
+    const base = { parent: this, provider: args.karmada.provider };
+    const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
+    const spec: Obj = { ...(ic.spec as Obj) };
+    const selectors: ResourceSelector[] = [{ apiVersion: ic.apiVersion as string, kind: ic.kind as string, name: md.name }];
+    const depObjects: pulumi.Resource[] = [];
+    if (args.licenseKey !== undefined) {
+      const secretName = `${md.name}-license`;
+      spec.licenseKeySecret = { name: secretName };
+      depObjects.push(new k8s.core.v1.Secret(`${name}-license`, {
+        metadata: { name: secretName, namespace },
+        stringData: { "iris.key": pulumi.secret(args.licenseKey) },
+      }, { ...base, dependsOn: deps }));
+      selectors.push({ apiVersion: "v1", kind: "Secret", name: secretName });
+    }
+    for (const s of args.secrets ?? []) selectors.push({ apiVersion: "v1", kind: "Secret", name: s });
+    for (const c of args.configMaps ?? []) selectors.push({ apiVersion: "v1", kind: "ConfigMap", name: c });
+    const policy = propagationPolicy({ name: this.policyName, namespace, resourceSelectors: selectors, placement: args.placement });
+    this.policy = new k8s.apiextensions.CustomResource(`${name}-policy`, {
+      apiVersion: policy.apiVersion as string, kind: policy.kind as string,
+      metadata: policy.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: policy.spec,
+    }, { ...base, dependsOn: deps });
+    const overrides = (args.overrides ?? []).map((o, i) => {
+      const op = overridePolicy({ name: o.name ?? `${md.name}-override-${i}`, namespace, resourceSelectors: [selectors[0]], target: o.target, plaintext: o.plaintext });
+      return new k8s.apiextensions.CustomResource(`${name}-override-${i}`, {
+        apiVersion: op.apiVersion as string, kind: op.kind as string,
+        metadata: op.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: op.spec,
+      }, { ...base, dependsOn: deps });
+    });
+    // The template last: on destroy it goes first, while policies and members still exist.
+    this.template = new k8s.apiextensions.CustomResource(`${name}-template`, {
+      apiVersion: ic.apiVersion as string, kind: ic.kind as string,
+      metadata: { name: md.name, namespace, annotations: TEMPLATE_ANNOTATIONS },
+      spec,
+    }, { ...base, dependsOn: [...deps, this.policy, ...overrides, ...depObjects] });
+    this.registerOutputs({ policyName: this.policyName });
+  }
+}
+
+export interface FleetSecretArgs {
+  karmada: KarmadaHandle;
+  name: string;
+  /** @default "default" */
+  namespace?: string;
+  /** The Secret's data (string values); stored as a Pulumi secret. */
+  data: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** The members that get it. */
+  placement: Placement;
+  /** What must exist first and be deleted last (the joins). @default nothing */
+  dependsOn?: pulumi.Resource[];
+}
+
+export class FleetSecret extends pulumi.ComponentResource {
+  declare public readonly secret: k8s.core.v1.Secret;
+  declare public readonly policy: k8s.apiextensions.CustomResource;
+
+  constructor(name: string, args: FleetSecretArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:karmada:FleetSecret", name, {}, opts);
+    const namespace = args.namespace ?? "default";
+    const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
+    const base = { parent: this, provider: args.karmada.provider };
+    const p = propagationPolicy({ name: `${args.name}-propagate`, namespace, resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: args.name }], placement: args.placement });
+    this.policy = new k8s.apiextensions.CustomResource(`${name}-policy`, {
+      apiVersion: p.apiVersion as string, kind: p.kind as string, metadata: p.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: p.spec,
+    }, { ...base, dependsOn: deps });
+    this.secret = new k8s.core.v1.Secret(`${name}-secret`, {
+      metadata: { name: args.name, namespace },
+      type: "Opaque",
+      stringData: pulumi.secret(args.data),
+    }, { ...base, dependsOn: [...deps, this.policy] });
+    this.registerOutputs({ name: args.name });
+  }
+}
+
+/** The IrisCluster ResourceInterpreterCustomization in the Karmada API. */
+export function declareIrisInterpreter(name: string, karmada: KarmadaHandle, parent?: pulumi.Resource): k8s.apiextensions.CustomResource {
+  const c = irisClusterInterpreter();
+  return new k8s.apiextensions.CustomResource(name, {
+    apiVersion: c.apiVersion as string, kind: c.kind as string, metadata: c.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: c.spec,
+  }, { parent, provider: karmada.provider, dependsOn: karmada.readyGate });
+}

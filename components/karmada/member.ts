@@ -1,0 +1,94 @@
+/**
+ * KarmadaMember: `karmadactl join` in Push mode as declared resources. On the member: the
+ * karmada-cluster namespace, the two ServiceAccounts with long-lived token Secrets, and the
+ * ClusterRole/Binding Karmada's controllers act with. In Karmada: the token Secrets and the
+ * Cluster object. Destroy unjoins in the safe order: the Cluster goes first (Karmada removes
+ * its Works from the member while it can still reach it), then the Secrets, then the member side.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle, clusterOptions } from "../cluster";
+import { KarmadaHandle } from "./control-plane";
+import {
+  IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
+  memberNamespace, memberServiceAccountName, tokenSecret,
+} from "./join";
+
+export interface KarmadaMemberArgs {
+  /** The Karmada API to join. */
+  karmada: KarmadaHandle;
+  /** The member cluster. Karmada reaches it at its peer endpoint. */
+  member: ClusterHandle;
+  /** The member's name in Karmada. @default the cluster handle's name */
+  clusterName?: string;
+  /** `spec.provider` of the Cluster (placement by provider). @default left out */
+  provider?: string;
+  /** `spec.region`. @default left out */
+  region?: string;
+  /** `spec.zones`. @default left out */
+  zones?: string[];
+  /** Labels on the Cluster object, for label-selector placement. @default none */
+  labels?: Record<string, string>;
+}
+
+type Obj = Record<string, unknown>;
+const meta = (o: Obj) => o.metadata as k8s.types.input.meta.v1.ObjectMeta;
+
+export class KarmadaMember extends pulumi.ComponentResource {
+  /** The member's name in Karmada. */
+  declare public readonly clusterName: string;
+  /** The Cluster object in Karmada. */
+  declare public readonly cluster: k8s.apiextensions.CustomResource;
+
+  constructor(name: string, args: KarmadaMemberArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("iko-plus:karmada:KarmadaMember", name, {}, opts);
+    const member = args.member;
+    const cluster = args.clusterName ?? member.name;
+    this.clusterName = cluster;
+    const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(this, member, deps);
+
+    // Member side.
+    const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: meta(memberNamespace()) }, onMember());
+    const saName = memberServiceAccountName(cluster);
+    const sa = new k8s.core.v1.ServiceAccount(`${name}-member-sa`, { metadata: { name: saName, namespace: KARMADA_CLUSTER_NAMESPACE } }, onMember([ns]));
+    const impersonatorSa = new k8s.core.v1.ServiceAccount(`${name}-impersonator-sa`, { metadata: { name: IMPERSONATOR, namespace: KARMADA_CLUSTER_NAMESPACE } }, onMember([ns]));
+    const roleName = memberClusterRoleName(cluster);
+    const role = new k8s.rbac.v1.ClusterRole(`${name}-member-role`, {
+      metadata: { name: roleName },
+      rules: memberClusterRoleRules() as unknown as k8s.types.input.rbac.v1.PolicyRule[],
+    }, onMember());
+    const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-member-binding`, {
+      metadata: { name: roleName },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: roleName },
+      subjects: [{ kind: "ServiceAccount", name: saName, namespace: KARMADA_CLUSTER_NAMESPACE }],
+    }, onMember([role, sa]));
+    const tokenOf = (resource: string, sa: string, deps: pulumi.Resource[]) => {
+      const t = tokenSecret(sa);
+      return new k8s.core.v1.Secret(resource, { metadata: meta(t), type: t.type as string }, onMember(deps));
+    };
+    const token = tokenOf(`${name}-member-token`, saName, [sa, binding]);
+    const impersonatorToken = tokenOf(`${name}-impersonator-token`, IMPERSONATOR, [impersonatorSa]);
+    const kubeSystem = k8s.core.v1.Namespace.get(`${name}-kube-system`, "kube-system", { parent: this, provider: member.provider, dependsOn: member.readyGate });
+
+    // Karmada side: the Secrets the cluster controller reads (token, caBundle), then the Cluster.
+    const onKarmada = (deps: pulumi.Resource[] = []) => ({ parent: this, provider: args.karmada.provider, dependsOn: [...args.karmada.readyGate, ...deps] });
+    const secret = new k8s.core.v1.Secret(`${name}-karmada-secret`, {
+      metadata: { name: cluster, namespace: KARMADA_CLUSTER_NAMESPACE },
+      data: { token: token.data.apply((d) => d["token"]), caBundle: token.data.apply((d) => d["ca.crt"]) },
+    }, onKarmada());
+    const impersonatorSecret = new k8s.core.v1.Secret(`${name}-karmada-impersonator-secret`, {
+      metadata: { name: impersonatorSecretName(cluster), namespace: KARMADA_CLUSTER_NAMESPACE },
+      data: { token: impersonatorToken.data.apply((d) => d["token"]) },
+    }, onKarmada());
+    const clusterSpec = pulumi.all([member.peerEndpoint, kubeSystem.metadata.uid]).apply(([apiEndpoint, id]) =>
+      clusterObject({ name: cluster, apiEndpoint, id, provider: args.provider, region: args.region, zones: args.zones, labels: args.labels }).spec as Obj);
+    const c = clusterObject({ name: cluster, apiEndpoint: "", id: "", provider: args.provider, region: args.region, zones: args.zones, labels: args.labels });
+    this.cluster = new k8s.apiextensions.CustomResource(`${name}-cluster`, {
+      apiVersion: c.apiVersion as string,
+      kind: c.kind as string,
+      metadata: meta(c),
+      spec: clusterSpec,
+    }, onKarmada([secret, impersonatorSecret]));
+    this.registerOutputs({ clusterName: cluster });
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * The `fleet` stack's config (Kamino): clusters, the Karmada API, IKO on members, federated
+ * IrisClusters and fleet Secrets. Secret values (kubeconfigs, license keys, Secret data) live in
+ * their own secret config keys, which the entries name.
+ */
+import { cidrsOverlap, checkDns1123Label, checkImageRef } from "../../components/names";
+import { Problems } from "../problems";
+import { ClusterConfig, checkClusterSet, readCluster } from "./cluster";
+import { IkoConfig, readIko } from "./iko";
+import { IrisClusterConfig, readIrisClusters } from "./iris";
+import { OverrideConfig, readOverrides, readPlacement, readTarget } from "./placement";
+import { Raw, Reader, isObject } from "./read";
+import { ClusterTarget, Placement } from "../../components/karmada";
+import { PROJECT } from "./wfh";
+
+export interface FleetClusterConfig extends ClusterConfig {
+  iko: boolean;
+  join?: { provider?: string; region?: string; zones?: string[]; labels?: Record<string, string> };
+  gke?: { project?: string; location: string; nodeCount: number; machineType: string; deletionProtection: boolean };
+  extraPortMappings: { containerPort: number; hostPort: number }[];
+}
+
+export interface KarmadaConfig {
+  mode: "helm" | "existing";
+  host?: string;
+  endpoint?: string;
+  nodePort: number;
+  chartPath?: string;
+  chartVersion?: string;
+  kubectlImage?: string;
+  kubeconfigPath?: string;
+  kubeconfigSecret?: string;
+}
+
+export interface FederatedIrisConfig extends IrisClusterConfig {
+  policyName: string;
+  placement: Placement;
+  overrides: OverrideConfig[];
+  /** Secret config key holding the license key. */
+  licenseKeyConfig?: string;
+  secrets: string[];
+  configMaps: string[];
+}
+
+export interface FleetSecretConfig { name: string; namespace: string; dataKey: string; placement: ClusterTarget }
+
+export interface FleetConfig {
+  program: "fleet";
+  clusters: FleetClusterConfig[];
+  karmada: KarmadaConfig;
+  iko?: IkoConfig;
+  crdManifestPath?: string;
+  federatedIrisClusters: FederatedIrisConfig[];
+  fleetSecrets: FleetSecretConfig[];
+}
+
+const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets"];
+const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
+
+function readSecretRef(r: Reader, key: string, ref: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>, what: string): string | undefined {
+  const name = r.string(key, ref);
+  if (name === undefined) return undefined;
+  referenced.add(name);
+  if (raw[name] === undefined) r.problems.add(key, name, `names config key ${PROJECT}:${name}, which is not set; set it with \`pulumi config set --secret ${name} <${what}>\``);
+  else if (!secretKeys.includes(`${PROJECT}:${name}`)) r.problems.add(key, name, `names config key ${PROJECT}:${name}, which is not a secret; set it again with \`pulumi config set --secret ${name} ...\``);
+  return name;
+}
+
+function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>): FleetClusterConfig {
+  const key = `clusters[${i}]`;
+  const obj = isObject(item) ? item : {};
+  const secretKey = obj.kubeconfigSecret === undefined ? undefined : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
+  const secretText = secretKey !== undefined && typeof raw[secretKey] === "string" ? raw[secretKey] as string : undefined;
+  const base = readCluster(r, key, item, { name: `cluster-${i}`, clusterId: i + 1 }, secretText, secretKey ?? `${key}.kubeconfigSecret`,
+    { extraKeys: FLEET_CLUSTER_KEYS, sources: ["kind", "kubeconfig", "gke"] });
+  let join: FleetClusterConfig["join"];
+  if (obj.join !== undefined && obj.join !== false) {
+    const j = obj.join === true ? {} : r.object(`${key}.join`, obj.join);
+    r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels"]);
+    const zones = j.zones === undefined ? undefined : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string") ? j.zones as string[] : undefined;
+    if (j.zones !== undefined && zones === undefined) r.problems.add(`${key}.join.zones`, j.zones, "must be a list of zone names, e.g. [us-central1-a]");
+    const labels = j.labels === undefined ? undefined : isObject(j.labels) && Object.values(j.labels).every((v) => typeof v === "string") ? j.labels as Record<string, string> : undefined;
+    if (j.labels !== undefined && labels === undefined) r.problems.add(`${key}.join.labels`, j.labels, "must be a map of strings, e.g. {tier: dr}");
+    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels };
+  }
+  let gke: FleetClusterConfig["gke"];
+  if (base.source === "gke") {
+    const g = r.object(`${key}.gke`, obj.gke);
+    r.unknownKeys(`${key}.gke`, g, ["project", "location", "nodeCount", "machineType", "deletionProtection"]);
+    const location = r.string(`${key}.gke.location`, g.location);
+    if (location === undefined) r.problems.add(`${key}.gke.location`, undefined, "is required for a GKE cluster; use a region (us-central1) or a zone (us-central1-a)");
+    gke = {
+      project: r.string(`${key}.gke.project`, g.project), location: location ?? "",
+      nodeCount: r.integer(`${key}.gke.nodeCount`, g.nodeCount, 1, 1, 100),
+      machineType: r.string(`${key}.gke.machineType`, g.machineType, "e2-standard-4") as string,
+      deletionProtection: r.boolean(`${key}.gke.deletionProtection`, g.deletionProtection, true),
+    };
+  } else if (obj.gke !== undefined) {
+    r.problems.add(`${key}.gke`, obj.gke, `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`);
+  }
+  const mappings = obj.extraPortMappings === undefined ? [] : Array.isArray(obj.extraPortMappings) ? obj.extraPortMappings : null;
+  if (mappings === null) r.problems.add(`${key}.extraPortMappings`, obj.extraPortMappings, "must be a list of {containerPort, hostPort}");
+  const extraPortMappings = (mappings ?? []).map((m, j) => {
+    const mo = r.object(`${key}.extraPortMappings[${j}]`, m);
+    return {
+      containerPort: r.integer(`${key}.extraPortMappings[${j}].containerPort`, mo.containerPort, 0, 1, 65535),
+      hostPort: r.integer(`${key}.extraPortMappings[${j}].hostPort`, mo.hostPort, 0, 1, 65535),
+    };
+  });
+  return { ...base, iko: r.boolean(`${key}.iko`, obj.iko, true), join, gke, extraPortMappings };
+}
+
+function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], raw: Raw, secretKeys: string[], referenced: Set<string>): KarmadaConfig {
+  const k = r.object("karmada", rawK);
+  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "kubeconfigPath", "kubeconfigSecret"]);
+  const mode = r.oneOf("karmada.mode", k.mode, ["helm", "existing"] as const, "helm");
+  const cfg: KarmadaConfig = { mode, nodePort: r.integer("karmada.nodePort", k.nodePort, 32443, 30000, 32767, " (the NodePort range)") };
+  if (mode === "helm") {
+    cfg.host = r.string("karmada.host", k.host);
+    if (cfg.host === undefined) r.problems.add("karmada.host", undefined, "is required in helm mode; name the cluster that hosts Karmada, e.g. ikofett");
+    else if (!clusters.some((c) => c.name === cfg.host)) r.problems.add("karmada.host", cfg.host, `is not one of this stack's clusters (${clusters.map((c) => c.name).join(", ")})`);
+    cfg.endpoint = r.string("karmada.endpoint", k.endpoint);
+    if (cfg.endpoint === undefined || !/^https:\/\/[^/\s]+:\d+$/.test(cfg.endpoint)) {
+      r.problems.add("karmada.endpoint", k.endpoint, "must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)");
+    }
+    cfg.chartPath = r.string("karmada.chartPath", k.chartPath);
+    cfg.chartVersion = r.string("karmada.chartVersion", k.chartVersion);
+    cfg.kubectlImage = r.string("karmada.kubectlImage", k.kubectlImage);
+    if (cfg.kubectlImage !== undefined && checkImageRef(cfg.kubectlImage)) r.problems.add("karmada.kubectlImage", cfg.kubectlImage, checkImageRef(cfg.kubectlImage) as string);
+  } else {
+    cfg.kubeconfigPath = r.string("karmada.kubeconfigPath", k.kubeconfigPath);
+    cfg.kubeconfigSecret = k.kubeconfigSecret === undefined ? undefined : readSecretRef(r, "karmada.kubeconfigSecret", k.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
+    if ((cfg.kubeconfigPath === undefined) === (cfg.kubeconfigSecret === undefined)) {
+      r.problems.add("karmada.kubeconfigPath", cfg.kubeconfigPath, "or karmada.kubeconfigSecret is required (exactly one) for an existing Karmada");
+    }
+  }
+  return cfg;
+}
+
+/** Validates a fleet stack's raw config; `secretKeys` are the full keys stored as secrets. */
+export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetConfig {
+  const problems = new Problems(PROJECT);
+  const r = new Reader(problems);
+  const referenced = new Set<string>();
+  const clusters: FleetClusterConfig[] = [];
+  if (!Array.isArray(raw.clusters) || raw.clusters.length === 0) {
+    problems.add("clusters", raw.clusters, "must be a non-empty list of clusters, e.g. [{name: ikofett}, {name: ikoclone, join: true}]");
+  } else {
+    raw.clusters.forEach((c, i) => clusters.push(readFleetCluster(r, i, c, raw, secretKeys, referenced)));
+  }
+  checkClusterSet(r, clusters, cidrsOverlap);
+  const karmada = readKarmada(r, raw.karmada, clusters, raw, secretKeys, referenced);
+  const joined = clusters.filter((c) => c.join).map((c) => c.name);
+  const needsIko = clusters.some((c) => c.iko);
+  const iko = needsIko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;
+  const crdManifestPath = iko?.crdManifestPath;
+  if (crdManifestPath === undefined && (raw.federatedIrisClusters !== undefined)) {
+    problems.add("iko.crdManifestPath", undefined, "is required: the IrisCluster CRD must exist in the Karmada API and on every member; point it at the CRD's YAML");
+  }
+  const federatedRaw = raw.federatedIrisClusters === undefined ? [] : raw.federatedIrisClusters;
+  const federatedExtra = ["policyName", "placement", "overrides", "secrets", "configMaps"];
+  const plain = readIrisClusters(r, federatedRaw, "federatedIrisClusters", "licenseKeyConfig", federatedExtra);
+  const federatedIrisClusters: FederatedIrisConfig[] = [];
+  if (Array.isArray(federatedRaw)) {
+    federatedRaw.forEach((f, i) => {
+      const k = `federatedIrisClusters[${i}]`;
+      const o = isObject(f) ? f : {};
+      const ic = plain.find((p) => p.name === o.name);
+      const policyName = r.string(`${k}.policyName`, o.policyName, `${String(o.name)}-propagate`) as string;
+      if (checkDns1123Label(policyName) && ic) r.problems.add(`${k}.policyName`, policyName, checkDns1123Label(policyName) as string);
+      const placement = readPlacement(r, `${k}.placement`, o.placement, joined);
+      const overrides = readOverrides(r, `${k}.overrides`, o.overrides, joined);
+      const licenseKeyConfig = o.licenseKeyConfig === undefined ? undefined : readSecretRef(r, `${k}.licenseKeyConfig`, o.licenseKeyConfig, raw, secretKeys, referenced, "license key");
+      const names = (v: unknown, field: string) => {
+        if (v === undefined) return [];
+        if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) { r.problems.add(`${k}.${field}`, v, "must be a list of names"); return []; }
+        return v as string[];
+      };
+      if (ic) federatedIrisClusters.push({ ...ic, policyName, placement, overrides, licenseKeyConfig, secrets: names(o.secrets, "secrets"), configMaps: names(o.configMaps, "configMaps") });
+    });
+  }
+  const fleetSecrets: FleetSecretConfig[] = [];
+  if (raw.fleetSecrets !== undefined && !Array.isArray(raw.fleetSecrets)) problems.add("fleetSecrets", raw.fleetSecrets, "must be a list of {name, dataKey, clusterNames|labels}");
+  (Array.isArray(raw.fleetSecrets) ? raw.fleetSecrets : []).forEach((s, i) => {
+    const k = `fleetSecrets[${i}]`;
+    const o = r.object(k, s);
+    r.unknownKeys(k, o, ["name", "namespace", "dataKey", "clusterNames", "labels"]);
+    const name = r.string(`${k}.name`, o.name, "") as string;
+    if (checkDns1123Label(name)) r.problems.add(`${k}.name`, o.name, checkDns1123Label(name) as string);
+    const namespace = r.string(`${k}.namespace`, o.namespace, "default") as string;
+    const dataKey = readSecretRef(r, `${k}.dataKey`, o.dataKey, raw, secretKeys, referenced, "JSON object of Secret keys to values");
+    if (dataKey !== undefined && raw[dataKey] !== undefined && (!isObject(raw[dataKey]) || Object.values(raw[dataKey] as Raw).some((v) => typeof v !== "string"))) {
+      problems.add(dataKey, raw[dataKey], "must be an object of string values, e.g. {\"password\": \"...\"}", { secret: true });
+    }
+    const placement = readTarget(r, k, o, joined);
+    if (!placement.clusterNames && !placement.labels) r.problems.add(k, "{...}", "sends the Secret nowhere; set clusterNames or labels");
+    if (fleetSecrets.some((f) => f.name === name && f.namespace === namespace)) r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}`);
+    fleetSecrets.push({ name, namespace, dataKey: dataKey ?? "", placement });
+  });
+  for (const key of Object.keys(raw)) {
+    if (!FLEET_KEYS.includes(key) && !referenced.has(key)) {
+      problems.add(key, raw[key], `is not a known key; use one of: ${FLEET_KEYS.join(", ")} (or a secret key that an entry names)`, { secret: secretKeys.includes(`${PROJECT}:${key}`) });
+    }
+  }
+  problems.throwIfAny();
+  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets };
+}

@@ -1,0 +1,91 @@
+/**
+ * The `fleet` stack (Kamino): Karmada on a host cluster (or an existing Karmada), members joined
+ * declaratively, IKO and the IrisCluster CRD on every member and the CRD in the Karmada API,
+ * federated IrisClusters and fleet Secrets propagated by policy.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterHandle } from "../components/cluster";
+import { CrdMirror, IkoHomeOperator } from "../components/iko";
+import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, declareIrisInterpreter } from "../components/karmada";
+import { ClusterEnv, declareCluster } from "./clusters";
+import { FleetConfig, irisClusterManifest } from "./config";
+
+export interface FleetEnv extends ClusterEnv {
+  /** Secret config values that entries name (license keys, Secret data), as outputs. */
+  secretObjects: Record<string, pulumi.Output<unknown>>;
+}
+
+export interface FleetOutputs {
+  karmadaKubeconfig: pulumi.Output<string>;
+  clusterKubeconfigs: pulumi.Output<Record<string, string>>;
+  joinedMembers: string[];
+  federatedIrisClusters: { name: string; namespace: string; policy: string }[];
+  fleetSecrets: string[];
+}
+
+export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
+  const handles = new Map<string, ClusterHandle>();
+  for (const c of cfg.clusters) handles.set(c.name, declareCluster(c, env));
+  const handle = (name: string) => handles.get(name) as ClusterHandle;
+
+  // IKO (local mode) on every cluster that wants it, and the IrisCluster CRD on every member,
+  // so Karmada's scheduler sees the API on them.
+  const memberReady = new Map<string, pulumi.Resource[]>();
+  for (const c of cfg.clusters) {
+    const ready: pulumi.Resource[] = [];
+    if (c.iko && cfg.iko) {
+      const iko = cfg.iko;
+      ready.push(new IkoHomeOperator(`${c.name}-iko`, {
+        home: handle(c.name),
+        chart: iko.chartPath !== undefined ? { path: iko.chartPath } : { repo: iko.chartRepo, version: iko.chartVersion },
+        releaseName: iko.releaseName, namespace: iko.namespace, image: iko.image, imagePullSecrets: iko.imagePullSecrets, values: iko.values,
+      }));
+    }
+    if (c.join && cfg.crdManifestPath) {
+      ready.push(new CrdMirror(`${c.name}-iriscluster-crd`, { target: handle(c.name), manifestPath: cfg.crdManifestPath }));
+    }
+    memberReady.set(c.name, ready);
+  }
+
+  const k = cfg.karmada;
+  const karmada = new KarmadaControlPlane("karmada", k.mode === "helm"
+    ? { helm: { host: handle(k.host as string), endpoint: k.endpoint as string, nodePort: k.nodePort, chartPath: k.chartPath, chartVersion: k.chartVersion, kubectlImage: k.kubectlImage } }
+    : { existing: k.kubeconfigPath !== undefined ? { kubeconfigPath: k.kubeconfigPath } : { kubeconfig: env.secrets[k.kubeconfigSecret as string] } });
+  const karmadaCrd = cfg.crdManifestPath ? [new CrdMirror("karmada-iriscluster-crd", { target: karmada, manifestPath: cfg.crdManifestPath })] : [];
+  const interpreter = declareIrisInterpreter("karmada-iriscluster-interpreter", karmada);
+
+  const members = cfg.clusters.filter((c) => c.join).map((c) => new KarmadaMember(`${c.name}-member`, {
+    karmada,
+    member: handle(c.name),
+    provider: c.join?.provider, region: c.join?.region, zones: c.join?.zones, labels: c.join?.labels,
+  }, { dependsOn: memberReady.get(c.name) }));
+
+  // Federated objects depend on the joins, so destroy removes them (and their clones) first.
+  const federated = cfg.federatedIrisClusters.map((f) => new FederatedIrisCluster(`${f.namespace}-${f.name}`, {
+    karmada,
+    irisCluster: irisClusterManifest(f),
+    policyName: f.policyName,
+    placement: f.placement,
+    overrides: f.overrides,
+    licenseKey: f.licenseKeyConfig ? env.secretObjects[f.licenseKeyConfig] as pulumi.Output<string> : undefined,
+    secrets: f.secrets,
+    configMaps: f.configMaps,
+    dependsOn: [...karmadaCrd, interpreter, ...members],
+  }));
+  for (const s of cfg.fleetSecrets) {
+    new FleetSecret(`${s.namespace}-${s.name}`, {
+      karmada, name: s.name, namespace: s.namespace, placement: s.placement,
+      data: env.secretObjects[s.dataKey] as pulumi.Output<Record<string, string>>,
+      dependsOn: members,
+    });
+  }
+  const kubeconfigs: Record<string, pulumi.Output<string>> = {};
+  for (const [name, h] of handles) kubeconfigs[name] = h.kubeconfig;
+  return {
+    karmadaKubeconfig: karmada.kubeconfig,
+    clusterKubeconfigs: pulumi.secret(pulumi.all(kubeconfigs)),
+    joinedMembers: members.map((m) => m.clusterName),
+    federatedIrisClusters: cfg.federatedIrisClusters.map((f, i) => ({ name: f.name, namespace: f.namespace, policy: federated[i].policyName })),
+    fleetSecrets: cfg.fleetSecrets.map((s) => `${s.namespace}/${s.name}`),
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * Karmada components and GkeCluster under Pulumi mocks.
+ */
+import * as assert from "assert";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import * as YAML from "yaml";
+import { FAKE_ACCESS_TOKEN, FAKE_CA, Registered, fakeKubeconfig, installMocks, one, resolve, settle, unwrapSecret } from "./mocks";
+
+const registered: Registered[] = installMocks();
+import { ExistingCluster } from "../../components/cluster";
+import { GkeCluster } from "../../components/gcp";
+import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember } from "../../components/karmada";
+import { KindCluster } from "../../components/kind";
+
+const since = (n: number) => registered.slice(n);
+const urnOf = async (r: pulumi.Resource) => (await resolve(r.urn)).value;
+const providerUrn = async (p: pulumi.ProviderResource) => `${await urnOf(p)}::${(await resolve(p.id)).value}`;
+const IRIS = { apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", metadata: { name: "federated-iris", namespace: "default" }, spec: { topology: { data: { image: "containers.intersystems.com/intersystems/iris-community:2025.1" } }, serviceTemplate: { spec: { type: "LoadBalancer" } } } };
+
+function existingKarmada(name: string): KarmadaControlPlane {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "iko-karmada-")), "kubeconfig");
+  fs.writeFileSync(file, fakeKubeconfig("karmada", "https://127.0.0.1:5443"));
+  return new KarmadaControlPlane(name, { existing: { kubeconfigPath: file } });
+}
+
+describe("Karmada components under mocks", () => {
+  it("KarmadaControlPlane helm: pinned release, NodePort and SAN before install, kubeconfig read back and rewritten", async () => {
+    const n = registered.length;
+    const host = new KindCluster("fett", { extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] });
+    const kp = new KarmadaControlPlane("kp", { helm: { host, endpoint: "https://127.0.0.1:32443" } });
+    await settle(kp, kp.provider, kp.release as pulumi.Resource);
+    const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "kp-karmada");
+    assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version, rel.inputs.createNamespace], ["karmada", "karmada-system", "karmada", "v1.15.0", true]);
+    assert.deepStrictEqual(rel.inputs.repositoryOpts, { repo: "https://raw.githubusercontent.com/karmada-io/karmada/master/charts" });
+    const values = rel.inputs.values as { apiServer: unknown; certs: { auto: { hosts: string[] } }; kubectl: { image: unknown } };
+    assert.deepStrictEqual(values.apiServer, { serviceType: "NodePort", nodePort: 32443 });
+    assert.ok(values.certs.auto.hosts.includes("127.0.0.1") && values.certs.auto.hosts.includes("kubernetes.default.svc"));
+    assert.deepStrictEqual(values.kubectl.image, { registry: "docker.io", repository: "bitnamilegacy/kubectl", tag: "1.33.4" });
+    assert.strictEqual(rel.provider, await providerUrn(host.provider));
+    const read = since(n).find((r) => r.name === "kp-generated-kubeconfig");
+    assert.ok(read, "the chart's kubeconfig Secret is read back");
+    assert.ok(read.dependencies.some((d) => d.endsWith("::kp-karmada")), "after the release");
+    const kc = await resolve(kp.kubeconfig);
+    assert.ok(kc.secret);
+    assert.strictEqual(YAML.parse(kc.value).clusters[0].cluster.server, "https://127.0.0.1:32443");
+    const prov = one(since(n), "pulumi:providers:kubernetes", "kp-karmada-api");
+    assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret);
+    assert.deepStrictEqual(kp.readyGate, [kp.release]);
+  });
+
+  it("KarmadaControlPlane existing: a provider from the given kubeconfig, nothing installed", async () => {
+    const n = registered.length;
+    const kp = existingKarmada("kx");
+    await settle(kp, kp.provider);
+    assert.ok(!since(n).some((r) => r.type === "kubernetes:helm.sh/v3:Release"));
+    assert.strictEqual((await resolve(kp.endpoint)).value, "https://127.0.0.1:5443");
+    assert.throws(() => new KarmadaControlPlane("bad", {}), /give exactly one of helm and existing/);
+  });
+
+  it("KarmadaMember: karmadactl's objects on the member, token Secrets and the Cluster in Karmada", async () => {
+    const n = registered.length;
+    const karmada = existingKarmada("k1");
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "iko-member-")), "kubeconfig");
+    fs.writeFileSync(file, fakeKubeconfig("ikoclone", "https://127.0.0.1:7443"));
+    const member = new ExistingCluster("ikoclone", { kubeconfigPath: file });
+    const m = new KarmadaMember("ikoclone-member", { karmada, member, provider: "kind", region: "local", zones: ["a"], labels: { tier: "primary" } });
+    await settle(m, m.cluster, karmada.provider, member.provider);
+    const mine = since(n);
+    const memberProv = await providerUrn(member.provider);
+    const karmadaProv = await providerUrn(karmada.provider);
+    const ns = one(mine, "kubernetes:core/v1:Namespace", "ikoclone-member-member-ns");
+    assert.deepStrictEqual(ns.inputs.metadata, { name: "karmada-cluster", labels: { "karmada.io/system": "true" } });
+    assert.deepStrictEqual((one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-member-sa").inputs.metadata as { name: string }).name, "karmada-ikoclone");
+    assert.deepStrictEqual((one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-impersonator-sa").inputs.metadata as { name: string }).name, "karmada-impersonator");
+    const role = one(mine, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "ikoclone-member-member-role");
+    assert.strictEqual((role.inputs.metadata as { name: string }).name, "karmada-controller-manager:karmada-ikoclone");
+    for (const r of [ns, role]) assert.strictEqual(r.provider, memberProv);
+    const token = one(mine, "kubernetes:core/v1:Secret", "ikoclone-member-member-token");
+    assert.strictEqual(token.inputs.type, "kubernetes.io/service-account-token");
+    const ksecret = one(mine, "kubernetes:core/v1:Secret", "ikoclone-member-karmada-secret");
+    assert.strictEqual(ksecret.provider, karmadaProv);
+    assert.deepStrictEqual(ksecret.inputs.metadata, { name: "ikoclone", namespace: "karmada-cluster" });
+    const data = unwrapSecret(ksecret.inputs.data);
+    const fields = data.value as Record<string, unknown>;
+    assert.ok(data.secret || unwrapSecret(fields.token).secret, "the token goes to Karmada as a secret");
+    assert.strictEqual(unwrapSecret(fields.caBundle).value, FAKE_CA);
+    assert.deepStrictEqual((one(mine, "kubernetes:core/v1:Secret", "ikoclone-member-karmada-impersonator-secret").inputs.metadata as { name: string }).name, "ikoclone-impersonator");
+    const cluster = one(mine, "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster");
+    assert.strictEqual(cluster.provider, karmadaProv);
+    assert.deepStrictEqual(cluster.inputs.spec, {
+      syncMode: "Push", apiEndpoint: "https://127.0.0.1:7443", id: "uid-of-ikoclone-member-kube-system",
+      secretRef: { namespace: "karmada-cluster", name: "ikoclone" }, impersonatorSecretRef: { namespace: "karmada-cluster", name: "ikoclone-impersonator" },
+      provider: "kind", region: "local", zones: ["a"],
+    });
+    assert.deepStrictEqual(cluster.inputs.metadata, { name: "ikoclone", labels: { tier: "primary" } });
+    assert.ok(cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-secret")) && cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-impersonator-secret")),
+      "the Cluster comes after its Secrets (and is deleted before them)");
+  });
+
+  it("FederatedIrisCluster: the article's template and policy, overrides, a propagated license Secret, template last", async () => {
+    const n = registered.length;
+    const karmada = existingKarmada("k2");
+    const f = new FederatedIrisCluster("default-federated-iris", {
+      karmada, irisCluster: IRIS, policyName: "iriscluster-propagate", placement: { clusterNames: ["ikoclone"] },
+      overrides: [{ target: { clusterNames: ["ikogke"] }, plaintext: [{ path: "/spec/storageClassName", operator: "add", value: "standard-rwo" }] }],
+      licenseKey: pulumi.secret("LICENSE-KEY-TEXT"), configMaps: ["iris-cpf"],
+    });
+    await settle(f, f.template, f.policy);
+    const mine = since(n);
+    const policy = one(mine, "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy", "default-federated-iris-policy");
+    assert.deepStrictEqual(policy.inputs.metadata, { name: "iriscluster-propagate", namespace: "default" });
+    assert.deepStrictEqual(policy.inputs.spec, {
+      resourceSelectors: [
+        { apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", name: "federated-iris" },
+        { apiVersion: "v1", kind: "Secret", name: "federated-iris-license" },
+        { apiVersion: "v1", kind: "ConfigMap", name: "iris-cpf" },
+      ],
+      placement: { clusterAffinity: { clusterNames: ["ikoclone"] } },
+    });
+    const template = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-federated-iris-template");
+    assert.deepStrictEqual(template.inputs.metadata, { name: "federated-iris", namespace: "default", annotations: { "pulumi.com/skipAwait": "true" } });
+    assert.deepStrictEqual(template.inputs.spec, { ...IRIS.spec, licenseKeySecret: { name: "federated-iris-license" } });
+    for (const dep of ["default-federated-iris-policy", "default-federated-iris-override-0", "default-federated-iris-license"]) {
+      assert.ok(template.dependencies.some((d) => d.endsWith(`::${dep}`)), `the template waits for ${dep}`);
+    }
+    const license = one(mine, "kubernetes:core/v1:Secret", "default-federated-iris-license");
+    const sd = unwrapSecret(license.inputs.stringData);
+    assert.ok(sd.secret || unwrapSecret((sd.value as Record<string, unknown>)["iris.key"]).secret, "the license key is secret");
+    const override = one(mine, "kubernetes:policy.karmada.io/v1alpha1:OverridePolicy", "default-federated-iris-override-0");
+    assert.deepStrictEqual((override.inputs.spec as { overrideRules: unknown }).overrideRules, [{ targetCluster: { clusterNames: ["ikogke"] }, overriders: { plaintext: [{ path: "/spec/storageClassName", operator: "add", value: "standard-rwo" }] } }]);
+    for (const r of [policy, template, license, override]) assert.strictEqual(r.provider, await providerUrn(karmada.provider));
+  });
+
+  it("FleetSecret: a secret Secret in Karmada and its policy, the Secret after the policy", async () => {
+    const n = registered.length;
+    const karmada = existingKarmada("k3");
+    const fs1 = new FleetSecret("default-shhhh", { karmada, name: "shhhh-secret", data: pulumi.secret({ password: "hunter2" }), placement: { clusterNames: ["ikoclone"] } });
+    await settle(fs1, fs1.secret, fs1.policy);
+    const secret = one(since(n), "kubernetes:core/v1:Secret", "default-shhhh-secret");
+    assert.ok(unwrapSecret(secret.inputs.stringData).secret);
+    assert.ok(secret.dependencies.some((d) => d.endsWith("::default-shhhh-policy")));
+    const policy = one(since(n), "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy", "default-shhhh-policy");
+    assert.deepStrictEqual(policy.inputs.spec, { resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: "shhhh-secret" }], placement: { clusterAffinity: { clusterNames: ["ikoclone"] } } });
+  });
+});
+
+describe("GkeCluster under mocks", () => {
+  it("a regional Dataplane V2 cluster and node pool, token kubeconfigs (no gcloud plugin), deletion protection on by default", async () => {
+    const n = registered.length;
+    const gke = new GkeCluster("ikogke", { location: "us-central1", project: "proj-1" });
+    await settle(gke, gke.cluster, gke.nodePool, gke.provider);
+    const mine = since(n);
+    const cluster = one(mine, "gcp:container/cluster:Cluster", "ikogke-gke");
+    assert.deepStrictEqual([cluster.inputs.name, cluster.inputs.location, cluster.inputs.datapathProvider, cluster.inputs.deletionProtection, cluster.inputs.removeDefaultNodePool],
+      ["ikogke", "us-central1", "ADVANCED_DATAPATH", true, true]);
+    const gcpProv = one(mine, "pulumi:providers:gcp", "ikogke-gcp");
+    assert.ok(cluster.provider.startsWith(gcpProv.urn.replace("urn:pulumi:test::iko-plus::", "")) || cluster.provider.includes("pulumi:providers:gcp::ikogke-gcp"), "an explicit GCP provider");
+    const pool = one(mine, "gcp:container/nodePool:NodePool", "ikogke-nodes");
+    assert.strictEqual(pool.inputs.nodeCount, 1);
+    const host = await resolve(gke.kubeconfig);
+    assert.ok(host.secret);
+    const hostDoc = YAML.parse(host.value);
+    assert.strictEqual(hostDoc.users[0].user.token, FAKE_ACCESS_TOKEN);
+    assert.strictEqual(hostDoc.users[0].user.exec, undefined, "no exec plugin");
+    assert.strictEqual(hostDoc.clusters[0].cluster.server, "https://34.1.2.3");
+    const peer = await resolve(gke.peerKubeconfig);
+    assert.ok(peer.secret);
+    assert.ok(!peer.value.includes("gke-gcloud-auth-plugin") && !peer.value.includes("exec"));
+    assert.strictEqual(YAML.parse(peer.value).users[0].user.token, "fake-sa-token-abc", "the peers' ServiceAccount token");
+    const token = one(mine, "kubernetes:core/v1:Secret", "ikogke-peer-token");
+    assert.ok(token.dependencies.some((d) => d.endsWith("::ikogke-nodes")));
+    assert.strictEqual(token.provider, await providerUrn(gke.provider));
+    const off = new GkeCluster("dev-gke", { location: "us-central1-a", deletionProtection: false });
+    await settle(off, off.cluster);
+    assert.strictEqual(one(since(n), "gcp:container/cluster:Cluster", "dev-gke-gke").inputs.deletionProtection, false);
+  });
+});
