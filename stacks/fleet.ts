@@ -58,7 +58,8 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     karmada,
     member: handle(c.name),
     provider: c.join?.provider, region: c.join?.region, zones: c.join?.zones, labels: c.join?.labels,
-  }, { dependsOn: memberReady.get(c.name) }));
+    dependsOn: memberReady.get(c.name),
+  }));
 
   // Federated objects depend on the joins, so destroy removes them (and their clones) first.
   const federated = cfg.federatedIrisClusters.map((f) => new FederatedIrisCluster(`${f.namespace}-${f.name}`, {

@@ -29,6 +29,11 @@ export interface KarmadaMemberArgs {
   zones?: string[];
   /** Labels on the Cluster object, for label-selector placement. @default none */
   labels?: Record<string, string>;
+  /**
+   * What must exist on the member before the Cluster object is created (IKO, the IrisCluster
+   * CRD: Karmada's scheduler only places kinds a member serves). @default nothing
+   */
+  dependsOn?: pulumi.Resource[];
 }
 
 type Obj = Record<string, unknown>;
@@ -88,7 +93,7 @@ export class KarmadaMember extends pulumi.ComponentResource {
       kind: c.kind as string,
       metadata: meta(c),
       spec: clusterSpec,
-    }, onKarmada([secret, impersonatorSecret]));
+    }, onKarmada([secret, impersonatorSecret, ...(args.dependsOn ?? [])]));
     this.registerOutputs({ clusterName: cluster });
   }
 }

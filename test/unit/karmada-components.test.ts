@@ -178,3 +178,44 @@ describe("GkeCluster under mocks", () => {
     assert.strictEqual(one(since(n), "gcp:container/cluster:Cluster", "dev-gke-gke").inputs.deletionProtection, false);
   });
 });
+
+describe("fleet stack under mocks", () => {
+  it("wires the article's fleet: Karmada on ikofett, ikoclone joined after its IKO and CRD, federated objects after the joins", async () => {
+    const { validateConfig, fleetStack } = await import("../../stacks");
+    const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
+    const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
+    const cfg = validateConfig({
+      program: "fleet",
+      clusters: [
+        { name: "ikofett", cilium: { clusterId: 1 }, extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] },
+        { name: "ikoclone", cilium: { clusterId: 2 }, join: { provider: "kind" } },
+      ],
+      karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443" },
+      iko: { chartPath: CHART, crdManifestPath: CRD },
+      federatedIrisClusters: [{ name: "federated-iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer", policyName: "iriscluster-propagate", placement: { clusterNames: ["ikoclone"] } }],
+    }, []);
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    const n = registered.length;
+    const out = fleetStack(cfg, { secrets: {}, secretObjects: {} });
+    assert.ok((await resolve(out.karmadaKubeconfig)).secret && (await resolve(out.clusterKubeconfigs)).secret);
+    await new Promise((r) => setTimeout(r, 500));
+    const mine = since(n);
+    const fett = YAML.parse(one(mine, "pulumi-nodejs:dynamic/kind:Cluster", "ikofett-kind").inputs.configYaml as string);
+    assert.deepStrictEqual(fett.nodes[0].extraPortMappings, [{ containerPort: 32443, hostPort: 32443, listenAddress: "127.0.0.1", protocol: "TCP" }]);
+    const karmadaRelease = one(mine, "kubernetes:helm.sh/v3:Release", "karmada-karmada");
+    assert.ok(karmadaRelease.provider.includes("::ikofett-k8s::"));
+    assert.ok(karmadaRelease.dependencies.some((d) => d.endsWith("::ikofett-cni-cilium")), "Karmada waits for the host's CNI");
+    assert.deepStrictEqual(mine.filter((r) => r.type === "kubernetes:helm.sh/v3:Release" && r.name.endsWith("-iko-iko")).map((r) => r.name).sort(), ["ikoclone-iko-iko", "ikofett-iko-iko"]);
+    assert.ok(one(mine, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "karmada-iriscluster-crd-crd").provider.includes("::karmada-karmada-api::"), "the CRD in the Karmada API");
+    assert.ok(one(mine, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "ikoclone-iriscluster-crd-crd").provider.includes("::ikoclone-k8s::"), "and on the member");
+    assert.strictEqual(mine.filter((r) => r.type === "kubernetes:config.karmada.io/v1alpha1:ResourceInterpreterCustomization").length, 1);
+    const joinCluster = one(mine, "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster");
+    for (const dep of ["ikoclone-iko-iko", "ikoclone-iriscluster-crd-crd"]) assert.ok(joinCluster.dependencies.some((d) => d.endsWith(`::${dep}`)), `the join waits for ${dep}: ${joinCluster.dependencies.join(" ")}`);
+    const template = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-federated-iris-template");
+    for (const dep of ["ikoclone-member-cluster", "karmada-iriscluster-crd-crd", "karmada-iriscluster-interpreter"]) {
+      assert.ok(template.dependencies.some((d) => d.endsWith(`::${dep}`)), `the template waits for ${dep} (and goes first on destroy)`);
+    }
+    assert.deepStrictEqual(out.joinedMembers, ["ikoclone"]);
+    assert.deepStrictEqual(out.federatedIrisClusters, [{ name: "federated-iris", namespace: "default", policy: "iriscluster-propagate" }]);
+  });
+});
