@@ -9,27 +9,30 @@ import { LabStack } from "./stacks";
 
 interface PreviewStep { op: string; urn: string }
 
-describe("lab: preview of a brand-new dev stack", function () {
+describe("lab: preview of brand-new kind stacks (the pull-request view of a fresh environment)", function () {
   this.timeout(10 * 60_000);
   const cli = new PulumiCli();
   let stack: LabStack;
+  let fleet: LabStack;
+  const fixtures = {
+    chartPath: path.join(REPO, "test/fixtures/iko-chart/iris-operator"),
+    crdManifestPath: path.join(REPO, "test/fixtures/crds/irisclusters.intersystems.com.yaml"),
+  };
 
   before(async () => {
     // Pulumi.dev.yaml as committed, with the stand-in chart and CRD in place of the vendor download.
-    stack = new LabStack(cli, "labtest-dev", "Pulumi.dev.yaml", {
-      "iko-plus:iko": {
-        chartPath: path.join(REPO, "test/fixtures/iko-chart/iris-operator"),
-        crdManifestPath: path.join(REPO, "test/fixtures/crds/irisclusters.intersystems.com.yaml"),
-      },
-    });
+    stack = new LabStack(cli, "labtest-dev", "Pulumi.dev.yaml", { "iko-plus:iko": fixtures });
     await stack.init();
+    fleet = new LabStack(cli, "labtest-fleet-kind", "Pulumi.fleet.yaml", { "iko-plus:iko": fixtures });
+    await fleet.init();
   });
   after(async () => {
     await stack?.remove();
+    await fleet?.remove();
     cli.dispose();
   });
 
-  it("succeeds and lists every resource as a create", async () => {
+  it("dev (wfh on kind): succeeds and lists every resource as a create", async () => {
     const res = await stack.preview(["--json"]);
     const preview = JSON.parse(res.stdout) as { steps: PreviewStep[]; changeSummary: Record<string, number> };
     const names = preview.steps.map((s) => `${s.urn.split("::")[2].split("$").pop()}::${s.urn.split("::")[3]}`);
@@ -50,5 +53,26 @@ describe("lab: preview of a brand-new dev stack", function () {
     ];
     for (const e of expected) assert.ok(names.includes(e), `preview lists ${e}; it lists:\n${names.join("\n")}`);
     assert.ok(!/kubeconfig:|client-key-data|BEGIN .*PRIVATE KEY/.test(res.stdout), "no secret material in the preview");
+  });
+
+  it("fleet (Kamino on kind): succeeds and lists every resource as a create", async () => {
+    const res = await fleet.preview(["--json"]);
+    const preview = JSON.parse(res.stdout) as { steps: PreviewStep[] };
+    const names = preview.steps.map((s) => `${s.urn.split("::")[2].split("$").pop()}::${s.urn.split("::")[3]}`);
+    const expected = [
+      "pulumi-nodejs:dynamic/kind:Cluster::ikofett-kind", "pulumi-nodejs:dynamic/kind:Cluster::ikoclone-kind",
+      "kubernetes:helm.sh/v3:Release::ikofett-cni-cilium", "kubernetes:helm.sh/v3:Release::ikoclone-cni-cilium",
+      "kubernetes:helm.sh/v3:Release::ikofett-iko-iko", "kubernetes:helm.sh/v3:Release::ikoclone-iko-iko",
+      "kubernetes:helm.sh/v3:Release::karmada-karmada", "pulumi:providers:kubernetes::karmada-karmada-api",
+      "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition::karmada-iriscluster-crd-crd",
+      "kubernetes:config.karmada.io/v1alpha1:ResourceInterpreterCustomization::karmada-iriscluster-interpreter",
+      "kubernetes:core/v1:ServiceAccount::ikoclone-member-member-sa", "kubernetes:core/v1:Secret::ikoclone-member-karmada-secret",
+      "kubernetes:cluster.karmada.io/v1alpha1:Cluster::ikoclone-member-cluster",
+      "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy::default-federated-iris-policy",
+      "kubernetes:intersystems.com/v1alpha1:IrisCluster::default-federated-iris-template",
+    ];
+    for (const e of expected) assert.ok(names.includes(e), `preview lists ${e}; it lists:\n${names.join("\n")}`);
+    assert.ok(preview.steps.filter((s) => !s.urn.endsWith("-kube-system") && !s.urn.endsWith("-generated-kubeconfig")).every((s) => s.op === "create"),
+      `only creates (and reads): ${preview.steps.map((s) => s.op).join(",")}`);
   });
 });
