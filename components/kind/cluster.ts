@@ -17,12 +17,18 @@ export interface KindClusterArgs extends KindConfigArgs {
   dockerCommand?: string;
 }
 
+/**
+ * One provider object for every kind cluster: Pulumi caches a dynamic provider's serialized code
+ * per object, so a shared one is serialized once per program instead of once per cluster.
+ */
+const KIND_PROVIDER = new KindClusterProvider();
+
 /** The dynamic resource; its kubeconfig outputs are stored as secrets. */
 class KindClusterResource extends pulumi.dynamic.Resource {
   declare public readonly kubeconfig: pulumi.Output<string>;
   declare public readonly peerKubeconfig: pulumi.Output<string>;
   constructor(name: string, inputs: KindClusterInputs, opts?: pulumi.CustomResourceOptions) {
-    super(new KindClusterProvider(), name, { ...inputs, kubeconfig: undefined, peerKubeconfig: undefined },
+    super(KIND_PROVIDER, name, { ...inputs, kubeconfig: undefined, peerKubeconfig: undefined },
       { ...opts, additionalSecretOutputs: ["kubeconfig", "peerKubeconfig"] }, "kind", "Cluster");
   }
 }

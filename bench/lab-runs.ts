@@ -1,0 +1,78 @@
+/**
+ * One measured run each: the recipe script or `pulumi up` of a lab fleet stack, on a fresh lab.
+ */
+import * as child from "child_process";
+import * as path from "path";
+import { labClients, maybe, waitFor } from "../test/lab/kube";
+import { PulumiCli, REPO, labBinDir } from "../test/lab/pulumi-cli";
+import { LabStack } from "../test/lab/stacks";
+
+export const BENCH_LAB_DIR = path.join(REPO, ".lab-bench");
+process.env.IKO_LAB_DIR = BENCH_LAB_DIR;
+
+function npmLab(cmd: "up" | "down", members: string[]): void {
+  const res = child.spawnSync("node", ["-r", "ts-node/register/transpile-only", "lab/src/cli.ts", cmd], {
+    cwd: REPO, encoding: "utf8", env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_MEMBERS: members.join(",") },
+  });
+  if (res.status !== 0) throw new Error(`lab ${cmd} failed: ${(res.stderr || res.stdout).slice(-2000)}`);
+}
+
+/** Runs `fn` on a freshly started lab with these members, and always stops the lab. */
+export async function onFreshLab<T>(members: string[], fn: () => Promise<T>): Promise<T> {
+  npmLab("up", members);
+  try {
+    return await fn();
+  } finally {
+    npmLab("down", members);
+  }
+}
+
+const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
+
+async function waitForClones(members: string[]): Promise<void> {
+  for (const m of members) {
+    const c = labClients(m);
+    await waitFor(`federated-iris on ${m}`, () => maybe(() => c.custom.getNamespacedCustomObject({ group: "intersystems.com", version: "v1alpha1", plural: "irisclusters", namespace: "default", name: "federated-iris" })), 300_000, 200);
+  }
+}
+
+/** The article's steps as a script (bench/recipe.sh), until the IrisCluster is on every member. */
+export async function recipeRun(members: string[]): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  const res = child.spawnSync("bash", [path.join(REPO, "bench", "recipe.sh"), ...members], {
+    encoding: "utf8", env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_BIN_DIR: labBinDir() },
+  });
+  if (res.status !== 0) throw new Error(`recipe failed: ${res.stderr.slice(-2000)}`);
+  return seconds(t0);
+}
+
+export interface StackTimes { up: number; noopPreview: number }
+
+/** `pulumi up` of a fleet stack doing the recipe's work, until the IrisCluster is on every member; then a no-change preview. */
+export async function stackRun(members: string[]): Promise<StackTimes> {
+  const cli = new PulumiCli();
+  const stack = new LabStack(cli, "labtest-bench", "Pulumi.lab-fleet.yaml", {
+    "iko-plus:clusters": members.map((name) => ({ name, kubeconfigPath: path.join(BENCH_LAB_DIR, name, "kubeconfig"), iko: false, join: { provider: "kind" } })),
+    "iko-plus:karmada": { mode: "existing", kubeconfigPath: path.join(BENCH_LAB_DIR, "karmada", "kubeconfig") },
+    "iko-plus:federatedIrisClusters": [{
+      name: "federated-iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer",
+      policyName: "iriscluster-propagate", placement: { clusterNames: members },
+    }],
+    "iko-plus:fleetSecrets": [],
+  });
+  try {
+    await stack.init();
+    const t0 = process.hrtime.bigint();
+    await stack.up();
+    await waitForClones(members);
+    const up = seconds(t0);
+    const t1 = process.hrtime.bigint();
+    await stack.preview(["--expect-no-changes"]);
+    return { up, noopPreview: seconds(t1) };
+  } finally {
+    await stack.remove();
+    cli.dispose();
+  }
+}
+
+export { waitForClones };

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The Kamino article's manual steps, typed as a user would, against a running lab: create the
+# IrisCluster CRD in Karmada (and on each member, where IKO would have created it), join each
+# member with karmadactl, apply the IrisCluster and the PropagationPolicy, then wait until the
+# IrisCluster exists on every member. Usage: bench/recipe.sh <member>...
+# Needs IKO_LAB_DIR (the lab folder) and IKO_LAB_BIN_DIR (kubectl, karmadactl).
+set -euo pipefail
+lab=${IKO_LAB_DIR:?}; bin=${IKO_LAB_BIN_DIR:?}
+here=$(cd "$(dirname "$0")" && pwd)
+crd=$here/../test/fixtures/crds/irisclusters.intersystems.com.yaml
+kamino=$lab/karmada/kubeconfig
+members=("$@")
+
+for m in "${members[@]}"; do
+  "$bin/kubectl" --kubeconfig "$lab/$m/kubeconfig" create -f "$crd" >/dev/null
+done
+"$bin/kubectl" --kubeconfig "$kamino" create -f "$crd" >/dev/null
+
+for m in "${members[@]}"; do
+  "$bin/karmadactl" join "$m" --kubeconfig "$kamino" --cluster-kubeconfig "$lab/$m/kubeconfig" >/dev/null
+done
+
+clusters=$(printf '        - %s\n' "${members[@]}")
+"$bin/kubectl" --kubeconfig "$kamino" apply -f - >/dev/null <<YAML
+apiVersion: intersystems.com/v1alpha1
+kind: IrisCluster
+metadata:
+  name: federated-iris
+  namespace: default
+spec:
+  topology:
+    data:
+      image: containers.intersystems.com/intersystems/iris-community:2025.1
+  serviceTemplate:
+    spec:
+      type: LoadBalancer
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: iriscluster-propagate
+  namespace: default
+spec:
+  resourceSelectors:
+    - apiVersion: intersystems.com/v1alpha1
+      kind: IrisCluster
+  placement:
+    clusterAffinity:
+      clusterNames:
+$clusters
+YAML
+
+for m in "${members[@]}"; do
+  until "$bin/kubectl" --kubeconfig "$lab/$m/kubeconfig" get iriscluster federated-iris -n default >/dev/null 2>&1; do sleep 0.2; done
+done
