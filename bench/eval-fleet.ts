@@ -31,6 +31,7 @@ pulumi.runtime.setMocks({
 async function main(): Promise<void> {
   const t0 = performance.now();
   const { validateConfig, fleetStack } = await import("../stacks");
+  const loaded = performance.now();
   const names = Array.from({ length: members }, (_, i) => `member-${i + 1}`);
   const cfg = validateConfig({
     program: "fleet",
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     seen = registered;
     await new Promise((r) => setTimeout(r, 300));
   }
-  console.log(JSON.stringify({ members, irisClusters: iris, resources: registered, ms: Math.round(last - t0) }));
+  console.log(JSON.stringify({ members, irisClusters: iris, resources: registered, ms: Math.round(last - t0), loadMs: Math.round(loaded - t0) }));
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });
