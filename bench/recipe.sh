@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Kamino article's manual steps, typed as a user would, against a running lab: create the
-# IrisCluster CRD in Karmada (and on each member, where IKO would have created it), join each
-# member with karmadactl, apply the IrisCluster and the PropagationPolicy, then wait until the
-# IrisCluster exists on every member. Usage: bench/recipe.sh <member>...
+# IrisCluster CRD on each member (where IKO would have created it) and apply it in Karmada (the
+# benchmark creates it there beforehand, see bench/lab-runs.ts), join each member with karmadactl,
+# apply the IrisCluster and the PropagationPolicy, then wait until the IrisCluster exists on every
+# member. Usage: bench/recipe.sh <member>...
 # Needs IKO_LAB_DIR (the lab folder) and IKO_LAB_BIN_DIR (kubectl, karmadactl).
 set -euo pipefail
 lab=${IKO_LAB_DIR:?}; bin=${IKO_LAB_BIN_DIR:?}
@@ -14,7 +15,7 @@ members=("$@")
 for m in "${members[@]}"; do
   "$bin/kubectl" --kubeconfig "$lab/$m/kubeconfig" create -f "$crd" >/dev/null
 done
-"$bin/kubectl" --kubeconfig "$kamino" create -f "$crd" >/dev/null
+"$bin/kubectl" --kubeconfig "$kamino" apply -f "$crd" >/dev/null
 
 for m in "${members[@]}"; do
   "$bin/karmadactl" join "$m" --kubeconfig "$kamino" --cluster-kubeconfig "$lab/$m/kubeconfig" >/dev/null
