@@ -21,7 +21,6 @@ pulumi.runtime.setMocks({
       state.peerKubeconfig = kc("https://x-control-plane:6443");
     }
     if (args.type === "kubernetes:core/v1:Secret") state.data = { token: "dA==", "ca.crt": "Q0E=" };
-    if (args.type === "kubernetes:core/v1:Secret" && args.id) state.data = { kubeconfig: Buffer.from(String(state.data)).toString("base64") };
     if (args.type === "kubernetes:core/v1:Namespace" && args.id) state.metadata = { uid: "u" };
     return { id: `${args.name}-id`, state };
   },

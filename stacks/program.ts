@@ -49,16 +49,14 @@ export function runProgram(): Record<string, unknown> {
     if (err instanceof ConfigError) throw new pulumi.RunError(err.message);
     throw err;
   }
+  // Secret kubeconfigs: exactly the keys the validated config names, read as Pulumi secrets.
   const secrets: Record<string, pulumi.Output<string>> = {};
-  for (const key of Object.keys(raw).filter((k) => k.endsWith("Kubeconfig") || k.endsWith("kubeconfig"))) {
-    const value = config.getSecret(key);
-    if (value !== undefined) secrets[key] = value;
-  }
+  const clusters = cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.clusters;
+  for (const c of clusters) if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
   if (cfg.program === "wfh") return { program: cfg.program, ...wfhStack(cfg, { secrets }) };
+  if (cfg.karmada.kubeconfigSecret) secrets[cfg.karmada.kubeconfigSecret] = config.requireSecret(cfg.karmada.kubeconfigSecret);
   const secretObjects: Record<string, pulumi.Output<unknown>> = {};
   for (const f of cfg.federatedIrisClusters) if (f.licenseKeyConfig) secretObjects[f.licenseKeyConfig] = config.requireSecret(f.licenseKeyConfig);
   for (const s of cfg.fleetSecrets) secretObjects[s.dataKey] = config.requireSecretObject(s.dataKey);
-  for (const c of cfg.clusters) if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
-  if (cfg.karmada.kubeconfigSecret) secrets[cfg.karmada.kubeconfigSecret] = config.requireSecret(cfg.karmada.kubeconfigSecret);
   return { program: cfg.program, ...fleetStack(cfg, { secrets, secretObjects }) };
 }
