@@ -1,0 +1,4 @@
+export * from "./ca";
+export * from "./ca-provider";
+export * from "./manifests";
+export * from "./fleet-tls";
