@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     // Plain CommonJS helpers (the mocha reporter) run in Node.
     files: ["**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly" } },
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly", performance: "readonly", setTimeout: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

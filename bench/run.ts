@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   // 3. Program cost under mocks, and the unit suite's wall time.
   const evals: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const out = child.execFileSync("node", ["-r", "ts-node/register/transpile-only", path.join("bench", "eval-fleet.ts"), "50", "20"], { cwd: REPO, encoding: "utf8" });
+    const out = child.execFileSync("node", [path.join("bench", "eval-fleet.js"), "50", "20"], { cwd: REPO, encoding: "utf8" });
     evals.push((JSON.parse(out.trim().split("\n").pop() as string) as { ms: number }).ms);
   }
   rows.push(["evaluate a 50-member, 20-IrisCluster fleet (mocks)", `${median(evals)} ms`, evals.join(", ")]);

@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster/handle";
 import { CrdMirror } from "./crd-mirror";
 import { RemoteOperatorIdentity } from "./identity";
-import { RemoteKubeconfigPatch, kubeconfigChecksum, postRendererFileName, postRendererScript } from "./postrender";
+import { RemoteKubeconfigPatch, kubeconfigChecksum, postRendererFileName, postRendererScript, sourceFolder } from "./postrender";
 import { IkoImage, ikoValues } from "./values";
 
 /** Where the IKO chart comes from. */
@@ -80,8 +80,8 @@ export function writePostRenderer(workDir: string, patch: RemoteKubeconfigPatch)
   const rel = (p: string) => path.relative(absDir, p).split(path.sep).join("/");
   const script = postRendererScript(patch, {
     tsNodeRegister: rel(require.resolve("ts-node/register/transpile-only")),
-    cli: rel(path.join(__dirname, "postrender-cli.ts")),
-    tsconfig: rel(path.join(__dirname, "..", "..", "tsconfig.json")),
+    cli: rel(path.join(sourceFolder(__dirname), "postrender-cli.ts")),
+    tsconfig: rel(path.join(sourceFolder(__dirname), "..", "..", "tsconfig.json")),
   });
   const file = postRendererFileName(script);
   fs.mkdirSync(absDir, { recursive: true });

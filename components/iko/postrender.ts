@@ -94,6 +94,19 @@ export function patchOperatorManifest(manifest: string, p: RemoteKubeconfigPatch
   return out.map((d) => `---\n${d}`).join("");
 }
 
+/**
+ * The source folder of a module folder: the folder itself when running from TypeScript, or the
+ * matching folder under the project when running from the precompiled program
+ * (`<project>/.iko-plus/program/<key>/components/iko` → `<project>/components/iko`). The wrapper
+ * always runs the TypeScript post-render CLI, so it is the same whichever way the program ran.
+ */
+export function sourceFolder(dir: string): string {
+  const parts = dir.split(path.sep);
+  const at = parts.lastIndexOf(".iko-plus");
+  if (at < 0 || parts[at + 1] !== "program" || parts.length < at + 3) return dir;
+  return [...parts.slice(0, at), ...parts.slice(at + 3)].join(path.sep);
+}
+
 /** Where the post-renderer's wrapper finds its parts (paths relative to the wrapper's folder). */
 export interface WrapperPaths {
   /** ts-node's transpile-only register module. */
