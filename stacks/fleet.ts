@@ -8,7 +8,8 @@ import { ClusterHandle } from "../components/cluster";
 import { CrdMirror, IkoHomeOperator } from "../components/iko";
 import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, declareIrisInterpreter } from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
-import { FleetConfig, irisClusterManifest } from "./config";
+import { FleetConfig } from "./config";
+import { FleetTlsStackOutputs, declareFleetTls, federatedIrisManifest, fleetTlsOutputs, tlsDependencies } from "./tls";
 
 export interface FleetEnv extends ClusterEnv {
   /** Secret config values that entries name (license keys, Secret data), as outputs. */
@@ -21,6 +22,8 @@ export interface FleetOutputs {
   joinedMembers: string[];
   federatedIrisClusters: { name: string; namespace: string; policy: string }[];
   fleetSecrets: string[];
+  /** Fleet TLS (when `fleetTls` is set): the CA certificate, issuer, members, certificate Secrets. */
+  fleetTls?: FleetTlsStackOutputs;
 }
 
 export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
@@ -61,17 +64,19 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     dependsOn: memberReady.get(c.name),
   }));
 
+  // Fleet TLS: the CA and certificates on its members, before the IrisClusters that mount them.
+  const fleetTls = declareFleetTls(cfg.fleetTls, cfg.federatedIrisClusters, handle, env.secretObjects);
   // Federated objects depend on the joins, so destroy removes them (and their clones) first.
   const federated = cfg.federatedIrisClusters.map((f) => new FederatedIrisCluster(`${f.namespace}-${f.name}`, {
     karmada,
-    irisCluster: irisClusterManifest(f),
+    irisCluster: federatedIrisManifest(f, fleetTls),
     policyName: f.policyName,
     placement: f.placement,
     overrides: f.overrides,
     licenseKey: f.licenseKeyConfig ? env.secretObjects[f.licenseKeyConfig] as pulumi.Output<string> : undefined,
     secrets: f.secrets,
     configMaps: f.configMaps,
-    dependsOn: [...karmadaCrd, interpreter, ...members],
+    dependsOn: [...karmadaCrd, interpreter, ...members, ...tlsDependencies(f, fleetTls)],
   }));
   for (const s of cfg.fleetSecrets) {
     new FleetSecret(`${s.namespace}-${s.name}`, {
@@ -88,5 +93,6 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     joinedMembers: members.map((m) => m.clusterName),
     federatedIrisClusters: cfg.federatedIrisClusters.map((f, i) => ({ name: f.name, namespace: f.namespace, policy: federated[i].policyName })),
     fleetSecrets: cfg.fleetSecrets.map((s) => `${s.namespace}/${s.name}`),
+    fleetTls: fleetTlsOutputs(fleetTls),
   };
 }

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ConfigError } from "./problems";
 import { FleetConfig, PROJECT, WfhConfig, validateFleetConfig, validateWfhConfig } from "./config";
 import { fleetStack } from "./fleet";
+import { fleetTlsSecretKeys } from "./config/tls";
 import { wfhStack } from "./wfh";
 
 /** Raw config of this project from the runtime: keys without prefix, values JSON-parsed. */
@@ -58,5 +59,6 @@ export function runProgram(): Record<string, unknown> {
   const secretObjects: Record<string, pulumi.Output<unknown>> = {};
   for (const f of cfg.federatedIrisClusters) if (f.licenseKeyConfig) secretObjects[f.licenseKeyConfig] = config.requireSecret(f.licenseKeyConfig);
   for (const s of cfg.fleetSecrets) secretObjects[s.dataKey] = config.requireSecretObject(s.dataKey);
+  for (const k of fleetTlsSecretKeys(cfg.fleetTls)) secretObjects[k] = config.requireSecret(k);
   return { program: cfg.program, ...fleetStack(cfg, { secrets, secretObjects }) };
 }

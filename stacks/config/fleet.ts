@@ -12,6 +12,8 @@ import { OverrideConfig, readOverrides, readPlacement, readTarget } from "./plac
 import { Raw, Reader, isObject } from "./read";
 import { ClusterTarget, Placement } from "../../components/karmada";
 import { PROJECT } from "./wfh";
+import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
+import { TlsComponent } from "../../components/tls";
 
 export interface FleetClusterConfig extends ClusterConfig {
   iko: boolean;
@@ -40,6 +42,8 @@ export interface FederatedIrisConfig extends IrisClusterConfig {
   licenseKeyConfig?: string;
   secrets: string[];
   configMaps: string[];
+  /** IRIS components whose spec.tls mounts the fleet CA's certificate (`tls`). */
+  tls?: TlsComponent[];
 }
 
 export interface FleetSecretConfig { name: string; namespace: string; dataKey: string; placement: ClusterTarget }
@@ -52,9 +56,11 @@ export interface FleetConfig {
   crdManifestPath?: string;
   federatedIrisClusters: FederatedIrisConfig[];
   fleetSecrets: FleetSecretConfig[];
+  /** Fleet TLS: one CA, cert-manager and certificates on its members. */
+  fleetTls?: FleetTlsConfig;
 }
 
-const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets"];
+const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls"];
 const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
 
 function readSecretRef(r: Reader, key: string, ref: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>, what: string): string | undefined {
@@ -157,8 +163,9 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   if (crdManifestPath === undefined && (raw.federatedIrisClusters !== undefined)) {
     problems.add("iko.crdManifestPath", undefined, "is required: the IrisCluster CRD must exist in the Karmada API and on every member; point it at the CRD's YAML");
   }
+  const fleetTls = readFleetTls(r, raw.fleetTls, { clusters: clusters.map((c) => c.name), joined, raw, secretKeys, referenced });
   const federatedRaw = raw.federatedIrisClusters === undefined ? [] : raw.federatedIrisClusters;
-  const federatedExtra = ["policyName", "placement", "overrides", "secrets", "configMaps"];
+  const federatedExtra = ["policyName", "placement", "overrides", "secrets", "configMaps", "tls"];
   const plain = readIrisClusters(r, federatedRaw, "federatedIrisClusters", "licenseKeyConfig", federatedExtra);
   const federatedIrisClusters: FederatedIrisConfig[] = [];
   if (Array.isArray(federatedRaw)) {
@@ -176,7 +183,8 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
         if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) { r.problems.add(`${k}.${field}`, v, "must be a list of names"); return []; }
         return v as string[];
       };
-      if (ic) federatedIrisClusters.push({ ...ic, policyName, placement, overrides, licenseKeyConfig, secrets: names(o.secrets, "secrets"), configMaps: names(o.configMaps, "configMaps") });
+      const tls = readIrisTls(r, k, o, placement, fleetTls);
+      if (ic) federatedIrisClusters.push({ ...ic, policyName, placement, overrides, licenseKeyConfig, secrets: names(o.secrets, "secrets"), configMaps: names(o.configMaps, "configMaps"), tls });
     });
   }
   const fleetSecrets: FleetSecretConfig[] = [];
@@ -203,5 +211,5 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     }
   }
   problems.throwIfAny();
-  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets };
+  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls };
 }

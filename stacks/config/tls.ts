@@ -129,8 +129,8 @@ export function readFleetTls(r: Reader, raw: unknown, ctx: TlsContext): FleetTls
   let members = ctx.joined;
   if (obj.members !== undefined) {
     if (!Array.isArray(obj.members) || obj.members.some((m) => typeof m !== "string")) {
+      // Reported once here; the joined members stand in, so placements are not reported again.
       r.problems.add(`${key}.members`, obj.members, `must be a list of this stack's cluster names, e.g. [${ctx.joined.join(", ") || "ikoclone"}]`);
-      members = [];
     } else {
       members = [];
       for (const m of obj.members as string[]) {

@@ -123,3 +123,47 @@ describe("FleetTls under mocks", () => {
     assert.throws(() => new FleetTls("empty", { members: [] }), /FleetTls "empty": members is empty; give at least one cluster/);
   });
 });
+
+describe("fleet stack with fleetTls under mocks", () => {
+  it("FleetTls on the listed members, a Certificate per tls IrisCluster, the template carrying spec.tls and waiting for the certificates", async () => {
+    const pathMod = await import("path");
+    const { validateConfig, fleetStack } = await import("../../stacks");
+    const CRD = pathMod.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
+    const IMAGE = "containers.intersystems.com/intersystems/iris-community:2025.1";
+    const NAMES = ["tlsm1", "tlsm2", "tlsm3"];
+    const cfg = validateConfig({
+      program: "fleet",
+      clusters: NAMES.map((name) => ({ name, kubeconfigSecret: `${name}Kubeconfig`, iko: false, join: true })),
+      ...Object.fromEntries(NAMES.map((name, i) => [`${name}Kubeconfig`, fakeKubeconfig(name, `https://127.0.0.1:${7101 + i}`)])),
+      karmada: { mode: "existing", kubeconfigPath: pathMod.resolve(__dirname, "../fixtures/karmada-standin-kubeconfig.yaml") },
+      iko: { chartPath: pathMod.resolve(__dirname, "../fixtures/iko-chart/iris-operator"), crdManifestPath: CRD },
+      fleetTls: { members: ["tlsm1", "tlsm2"], installCertManager: false, createNamespace: true, components: ["mirror", "superserver"], ca: { keyBits: 2048 } },
+      federatedIrisClusters: [
+        { name: "mirror-a", image: IMAGE, mirrored: true, tls: true, placement: { clusterNames: ["tlsm1", "tlsm2"] } },
+        { name: "plain-b", image: IMAGE, placement: { clusterNames: ["tlsm3"] } },
+      ],
+    }, NAMES.map((name) => `iko-plus:${name}Kubeconfig`));
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    const n = registered.length;
+    const secrets = Object.fromEntries(NAMES.map((name, i) => [`${name}Kubeconfig`, pulumi.secret(fakeKubeconfig(name, `https://127.0.0.1:${7101 + i}`))]));
+    const out = fleetStack(cfg, { secrets, secretObjects: {} });
+    await new Promise((r) => setTimeout(r, 1500));
+    const mine = since(n);
+    assert.strictEqual(mine.filter((r) => r.type.includes("FleetCa")).length, 1);
+    assert.deepStrictEqual(mine.filter((r) => r.type === "kubernetes:cert-manager.io/v1:ClusterIssuer").map((r) => r.name).sort(), ["fleet-tls-tlsm1-issuer", "fleet-tls-tlsm2-issuer"], "only on fleetTls members");
+    assert.deepStrictEqual(mine.filter((r) => r.type === "kubernetes:cert-manager.io/v1:Certificate").map((r) => r.name).sort(), ["fleet-tls-tlsm1-default-mirror-a-cert", "fleet-tls-tlsm2-default-mirror-a-cert"]);
+    assert.ok(one(mine, "kubernetes:core/v1:Secret", "fleet-tls-tlsm1-ca").provider.includes("::tlsm1-k8s::"), "the CA goes to the member through its own provider");
+    assert.ok(!mine.some((r) => r.type === "kubernetes:core/v1:Secret" && r.provider.includes("karmada") && JSON.stringify(r.inputs).includes("tls.key")), "never into Karmada");
+    const template = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-mirror-a-template");
+    assert.deepStrictEqual((template.inputs.spec as Record<string, unknown>).tls, irisTlsSpec(["mirror", "superserver"], "mirror-a-tls"));
+    for (const c of ["fleet-tls-tlsm1-default-mirror-a-cert", "fleet-tls-tlsm2-default-mirror-a-cert", "fleet-tls-tlsm1-issuer"]) {
+      assert.ok(dependsOn(template, c), `the template waits for ${c}`);
+    }
+    const plain = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-plain-b-template");
+    assert.strictEqual((plain.inputs.spec as Record<string, unknown>).tls, undefined);
+    assert.ok(!plain.dependencies.some((d) => d.includes("fleet-tls")), "an IrisCluster without tls does not wait for it");
+    const tlsOut = out.fleetTls;
+    assert.deepStrictEqual([tlsOut?.issuer, tlsOut?.members, tlsOut?.certificates], ["iko-plus-fleet-ca", ["tlsm1", "tlsm2"], { "default/mirror-a": "mirror-a-tls" }]);
+    assert.strictEqual(await pulumi.isSecret(tlsOut?.caCertificate as pulumi.Output<string>), false, "the CA certificate output is public");
+  });
+});
