@@ -71,7 +71,9 @@ export class KarmadaMember extends pulumi.ComponentResource {
       const t = tokenSecret(sa);
       return new k8s.core.v1.Secret(resource, { metadata: meta(t), type: t.type as string }, onMember(deps));
     };
-    const token = tokenOf(`${name}-member-token`, saName, [sa, binding]);
+    // The token needs only its ServiceAccount; the binding is created meanwhile and the Cluster
+    // waits for it (one level less between a member's namespace and its Cluster).
+    const token = tokenOf(`${name}-member-token`, saName, [sa]);
     const impersonatorToken = tokenOf(`${name}-impersonator-token`, IMPERSONATOR, [impersonatorSa]);
     const kubeSystem = k8s.core.v1.Namespace.get(`${name}-kube-system`, "kube-system", { parent: this, provider: member.provider, dependsOn: member.readyGate });
 
@@ -93,7 +95,7 @@ export class KarmadaMember extends pulumi.ComponentResource {
       kind: c.kind as string,
       metadata: meta(c),
       spec: clusterSpec,
-    }, onKarmada([secret, impersonatorSecret, ...(args.dependsOn ?? [])]));
+    }, onKarmada([secret, impersonatorSecret, binding, ...(args.dependsOn ?? [])]));
     this.registerOutputs({ clusterName: cluster });
   }
 }

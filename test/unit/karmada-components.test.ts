@@ -98,6 +98,9 @@ describe("Karmada components under mocks", () => {
     assert.deepStrictEqual(cluster.inputs.metadata, { name: "ikoclone", labels: { tier: "primary" } });
     assert.ok(cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-secret")) && cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-impersonator-secret")),
       "the Cluster comes after its Secrets (and is deleted before them)");
+    assert.ok(cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-member-binding")), "and after the member's ClusterRoleBinding, so Karmada's first call is authorized");
+    assert.deepStrictEqual(token.dependencies.filter((d) => d.includes("$kubernetes:")).map((d) => d.split("::").pop()), ["ikoclone-member-member-sa"],
+      "the token waits only for its ServiceAccount, not for the binding (one level less before the Cluster)");
   });
 
   it("FederatedIrisCluster: the article's template and policy, overrides, a propagated license Secret, template last", async () => {
