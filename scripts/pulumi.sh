@@ -4,6 +4,9 @@
 #   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml; lab-* stacks use the lab)
 #   PULUMI_BACKEND_URL        backend (default: file://<project>/.state)
 #   PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE: encrypts the stack's secrets
+#   PULUMI_PARALLEL           resource operations at once (default 64; Pulumi's own default is
+#                             4 x CPUs, which on small machines makes independent members queue
+#                             behind each other although each operation only waits on an API server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmd=${1:?usage: scripts/pulumi.sh <up|preview|destroy|refresh> [pulumi flags]}; shift
@@ -27,5 +30,6 @@ if [ -z "${PULUMI_BACKEND_URL:-}" ]; then
   mkdir -p .state
   export PULUMI_BACKEND_URL="file://$PWD/.state"
 fi
+export PULUMI_PARALLEL=${PULUMI_PARALLEL:-64}
 pulumi stack select --create --secrets-provider passphrase "$stack" >/dev/null
 exec pulumi "$cmd" --stack "$stack" "$@"
