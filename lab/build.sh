@@ -101,13 +101,21 @@ prepare_provider() {
     echo "$dst"
 }
 
+# src_key MODDIR PKG: for a package of our own code ("./…"), "-src<hash>" of its Go files and
+# the group's go.mod/go.sum, so changing our code gets a new cache key without --force. Empty
+# for upstream packages (their version is the key).
+src_key() {
+  [[ $2 == ./* ]] || return 0
+  echo "-src$(cd "$1" && cat go.mod go.sum "${2#./}"/*.go | sha256sum | cut -c1-12)"
+}
+
 build_target() {
   local spec=$1 name group pkg vmod flags moddir version out log start builddir
   name=$(target_field "$spec" 0); group=$(target_field "$spec" 1); pkg=$(target_field "$spec" 2)
   vmod=$(target_field "$spec" 3); flags=$(target_field "$spec" 4)
   moddir=$TOOLS_DIR/$group
   version=$(mod_version "$moddir/go.mod" "$vmod")
-  out=$BIN_ROOT/$group-$version/$name
+  out=$BIN_ROOT/$group-$version$(src_key "$moddir" "$pkg")/$name
   log=$LOG_DIR/$name.log
   if [[ -x $out && $FORCE != 1 ]]; then
     echo "cached: $name $version"
@@ -162,7 +170,7 @@ main() {
         for spec in "${TARGETS[@]}"; do
           name=$(target_field "$spec" 0)
           version=$(mod_version "$TOOLS_DIR/$(target_field "$spec" 1)/go.mod" "$(target_field "$spec" 3)")
-          out=$BIN_ROOT/$(target_field "$spec" 1)-$version/$name
+          out=$BIN_ROOT/$(target_field "$spec" 1)-$version$(src_key "$TOOLS_DIR/$(target_field "$spec" 1)" "$(target_field "$spec" 2)")/$name
           printf '%-30s %-12s %s\n' "$name" "$version" "$([[ -x $out ]] && echo "cached $out" || echo "not built")"
         done
         return 0 ;;

@@ -39,10 +39,14 @@ export class PulumiCli {
     };
   }
 
-  /** Runs `pulumi <args>` in the project; resolves with the result whatever the exit code. */
-  run(args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  /**
+   * Runs `pulumi <args>` in the project (or in `opts.cwd`, another project's folder: the lab's
+   * language host runs `.` relative to the working directory, so `-C` is not enough); resolves
+   * with the result whatever the exit code.
+   */
+  run(args: string[], opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
     return new Promise((resolve, reject) => {
-      const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: REPO, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
+      const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: opts.cwd ?? REPO, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       proc.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
@@ -55,7 +59,7 @@ export class PulumiCli {
   }
 
   /** Runs `pulumi <args>` and fails with the output's tail when it exits non-zero. */
-  async ok(args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  async ok(args: string[], opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
     const res = await this.run(args, opts);
     if (res.code !== 0) {
       const tail = (res.stdout + "\n" + res.stderr).split("\n").slice(-60).join("\n");

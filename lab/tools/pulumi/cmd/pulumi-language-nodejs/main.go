@@ -15,9 +15,11 @@
 //     package.json has "pulumi": {"resource": true}.
 //   - GetPluginInfo, Handshake, About, GetProgramDependencies, InstallDependencies (npm/yarn/pnpm
 //     install).
+//   - RunPlugin for policy packs (`pulumi preview --policy-pack <dir>`): runs
+//     @pulumi/pulumi/cmd/run-policy-pack in the pack's folder, as upstream does.
 //
-// Everything else (code generation, packing, linking, templates, plugins written in Node.js)
-// answers Unimplemented. Build it with
+// Everything else (code generation, packing, linking, templates, resource plugins written in
+// Node.js) answers Unimplemented. Build it with
 // -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.x.y (see lab/build.sh).
 package main
 
@@ -39,6 +41,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/version"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 )
@@ -48,6 +52,9 @@ const (
 	defaultRunModule = "@pulumi/pulumi/cmd/run"
 	// Exit code with which @pulumi/pulumi's run script says it already reported the error.
 	exitedAfterUserActionableMessage = 32
+	// The module that starts a policy pack, and the plugin kind the engine asks for it.
+	runPolicyPackModule = "@pulumi/pulumi/cmd/run-policy-pack"
+	policyPackKind      = "analyzer"
 )
 
 func main() {
@@ -164,6 +171,12 @@ func resolveRunScript(node, dir string) (string, error) {
 	if mod == "" {
 		mod = defaultRunModule
 	}
+	return resolveModule(node, dir, mod)
+}
+
+// resolveModule finds a module's entry file the way Node would from dir (so a policy pack in a
+// sub-folder of a project uses the project's node_modules).
+func resolveModule(node, dir, mod string) (string, error) {
 	modJSON, err := json.Marshal(mod)
 	if err != nil {
 		return "", err
@@ -275,6 +288,62 @@ func (host *nodeLanguageHost) Run(ctx context.Context, req *pulumirpc.RunRequest
 		}, nil
 	}
 	return &pulumirpc.RunResponse{}, nil
+}
+
+// RunPlugin runs a plugin written in Node.js. Only policy packs (kind "analyzer") are
+// supported, the way upstream's host starts them: `node [nodeargs]
+// <@pulumi/pulumi/cmd/run-policy-pack> <args…> <policy pack dir>` in the policy pack's folder,
+// where args is the engine address (plus any tracing/logging flags the engine adds). The
+// policy pack (@pulumi/policy) prints its gRPC port on stdout, which reaches the engine through
+// the RunPlugin stream. The process ends when the engine cancels the stream.
+func (host *nodeLanguageHost) RunPlugin(
+	req *pulumirpc.RunPluginRequest, server pulumirpc.LanguageRuntime_RunPluginServer,
+) error {
+	if req.GetKind() != policyPackKind {
+		return status.Errorf(codes.Unimplemented,
+			"this lab language host runs only policy packs (kind %q), not %q plugins", policyPackKind, req.GetKind())
+	}
+	closer, stdout, stderr, err := rpcutil.MakeRunPluginStreams(server, false)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+
+	info := req.GetInfo()
+	dir := info.GetProgramDirectory()
+	opts := parseOptions(info.GetOptions())
+	node, err := lookupNode()
+	if err != nil {
+		return err
+	}
+	script, err := resolveModule(node, dir, runPolicyPackModule)
+	if err != nil {
+		return err
+	}
+	args := append([]string{}, opts.nodeargs...)
+	args = append(args, script)
+	args = append(args, req.GetArgs()...)
+	args = append(args, dir)
+
+	env := append([]string{}, req.GetEnv()...)
+	env = append(env, fmt.Sprintf("PULUMI_NODEJS_TYPESCRIPT=%t", opts.typescript))
+	if opts.tsconfig != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+opts.tsconfig)
+	}
+
+	cmd := exec.CommandContext(server.Context(), node, args...)
+	// Policy packs run in their own folder (upstream does the same, for compatibility).
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			return fmt.Errorf("policy pack exited with non-zero exit code: %d", exitErr.ExitCode())
+		}
+		return fmt.Errorf("problem executing policy pack (could not run node): %w", err)
+	}
+	return closer.Close()
 }
 
 func orEmpty(m map[string]string) map[string]string {
