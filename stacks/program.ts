@@ -2,10 +2,12 @@
  * Reads and validates the stack's config, then runs the stack program it names.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { clusterEndpointChecks, endpointProblems, kubeconfigCheck } from "./preflight";
 import { ConfigError } from "./problems";
-import { FleetConfig, PROJECT, WfhConfig, validateFleetConfig, validateWfhConfig } from "./config";
+import { FleetConfig, PROJECT, RegionConfig, WfhConfig, validateFleetConfig, validateRegionConfig, validateWfhConfig } from "./config";
 import { fleetStack } from "./fleet";
 import { fleetTlsSecretKeys } from "./config/tls";
+import { regionStack } from "./region";
 import { wfhStack } from "./wfh";
 
 /** Raw config of this project from the runtime: keys without prefix, values JSON-parsed. */
@@ -33,8 +35,12 @@ export function secretConfigKeys(env: NodeJS.ProcessEnv = process.env): string[]
   }
 }
 
-/** Validates the raw config for the program it names; throws ConfigError listing every problem. */
-export function validateConfig(raw: Record<string, unknown>, secretKeys: string[]): WfhConfig | FleetConfig {
+/**
+ * Validates the raw config for the program it names; throws ConfigError listing every problem.
+ * `currentStack` (this stack's name) lets a region stack refuse itself as its fleet.
+ */
+export function validateConfig(raw: Record<string, unknown>, secretKeys: string[], currentStack?: string): WfhConfig | FleetConfig | RegionConfig {
+  if (raw.program === "region") return validateRegionConfig(raw, secretKeys, currentStack);
   return raw.program === "fleet" ? validateFleetConfig(raw, secretKeys) : validateWfhConfig(raw);
 }
 
@@ -42,9 +48,17 @@ export function validateConfig(raw: Record<string, unknown>, secretKeys: string[
 export function runProgram(): Record<string, unknown> {
   const config = new pulumi.Config(PROJECT);
   const raw = rawProjectConfig(pulumi.runtime.allConfig());
-  let cfg: WfhConfig | FleetConfig;
+  let cfg: WfhConfig | FleetConfig | RegionConfig;
   try {
-    cfg = validateConfig(raw, secretConfigKeys());
+    cfg = validateConfig(raw, secretConfigKeys(), pulumi.getStack());
+    const clusters = cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
+    const checks = clusterEndpointChecks(clusters, raw);
+    if (cfg.program === "fleet" && cfg.karmada.mode === "existing") {
+      const karmada = kubeconfigCheck("karmada.kubeconfigPath", cfg.karmada.kubeconfigPath, cfg.karmada.kubeconfigSecret, raw);
+      if (karmada) checks.push(karmada);
+    }
+    const dead = endpointProblems(checks);
+    if (dead.length > 0) throw new ConfigError(dead);
   } catch (err) {
     // RunError prints the message alone (no stack trace): one line per problem.
     if (err instanceof ConfigError) throw new pulumi.RunError(err.message);
@@ -52,9 +66,10 @@ export function runProgram(): Record<string, unknown> {
   }
   // Secret kubeconfigs: exactly the keys the validated config names, read as Pulumi secrets.
   const secrets: Record<string, pulumi.Output<string>> = {};
-  const clusters = cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.clusters;
+  const clusters = cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
   for (const c of clusters) if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
   if (cfg.program === "wfh") return { program: cfg.program, ...wfhStack(cfg, { secrets }) };
+  if (cfg.program === "region") return { program: cfg.program, ...regionStack(cfg, { secrets }) };
   if (cfg.karmada.kubeconfigSecret) secrets[cfg.karmada.kubeconfigSecret] = config.requireSecret(cfg.karmada.kubeconfigSecret);
   const secretObjects: Record<string, pulumi.Output<unknown>> = {};
   for (const f of cfg.federatedIrisClusters) if (f.licenseKeyConfig) secretObjects[f.licenseKeyConfig] = config.requireSecret(f.licenseKeyConfig);

@@ -1,0 +1,86 @@
+/**
+ * Pre-flight: before any resource is declared, every existing cluster the stack reaches through a
+ * kubeconfig (a file or a secret) must answer on its API server's address. A dead endpoint is bad
+ * input like any other: one message naming the key, the value and the fix, and nothing created
+ * (without this check a preview against a dead cluster "succeeds" with unknowns, and `up` fails
+ * halfway). Kind and GKE clusters are not probed: the stack creates them.
+ */
+import * as child from "child_process";
+import * as fs from "fs";
+import { parseKubeconfig } from "../components/kubeconfig";
+import { ClusterConfig, PROJECT } from "./config";
+import { show } from "./problems";
+
+/** One kubeconfig to probe, with how to name it in a message. */
+export interface EndpointCheck {
+  /** Full config key, e.g. "iko-plus:clusters[0].kubeconfigPath". */
+  key: string;
+  /** The config value shown in the message (a path; never a secret's contents). */
+  value: unknown;
+  secret: boolean;
+  /** The kubeconfig's text. */
+  kubeconfig: string;
+}
+
+/** The check for a kubeconfig given as a file (`key` without the project prefix) or as a secret config key. */
+export function kubeconfigCheck(key: string, path: string | undefined, secretKey: string | undefined, raw: Record<string, unknown>): EndpointCheck | undefined {
+  if (path !== undefined) return { key: `${PROJECT}:${key}`, value: path, secret: false, kubeconfig: fs.readFileSync(path, "utf8") };
+  if (secretKey !== undefined && typeof raw[secretKey] === "string") return { key: `${PROJECT}:${secretKey}`, value: undefined, secret: true, kubeconfig: raw[secretKey] as string };
+  return undefined;
+}
+
+/** The checks for the existing clusters among `clusters` (kind and GKE clusters are created, not probed). */
+export function clusterEndpointChecks(clusters: ClusterConfig[], raw: Record<string, unknown>): EndpointCheck[] {
+  return clusters.filter((c) => c.source === "kubeconfig")
+    .map((c) => kubeconfigCheck(`${c.key}.kubeconfigPath`, c.kubeconfigPath, c.kubeconfigSecretKey, raw))
+    .filter((c): c is EndpointCheck => c !== undefined);
+}
+
+/** host and port of an API server URL (port 443 when not given). */
+export function serverAddress(server: string): { host: string; port: number } {
+  const url = new URL(server);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  return { host, port: url.port ? Number(url.port) : url.protocol === "http:" ? 80 : 443 };
+}
+
+/**
+ * The problem line for a kubeconfig whose server did not answer (`error` is the connect error's
+ * code), in the config problems' format. A secret kubeconfig shows neither its value nor its server.
+ */
+export function deadEndpointProblem(check: EndpointCheck, server: string, error: string): string {
+  const where = check.secret ? "a server" : server;
+  return `${check.key}: ${show(check.value, check.secret)} points at ${where}, which does not answer (${error}); start the cluster, or fix the kubeconfig's server (\`kubectl cluster-info --kubeconfig <file>\` shows what answers)`;
+}
+
+/** The child process that probes: prints a JSON array of error codes ("" when it connected). */
+const PROBE = `
+const net = require("net");
+const targets = JSON.parse(process.argv[1]);
+const timeoutMs = Number(process.argv[2]);
+Promise.all(targets.map((t) => new Promise((resolve) => {
+  const socket = net.connect({ host: t.host, port: t.port });
+  const done = (code) => { socket.destroy(); resolve(code); };
+  socket.setTimeout(timeoutMs, () => done("ETIMEDOUT"));
+  socket.on("connect", () => done(""));
+  socket.on("error", (e) => done(e.code || e.message));
+}))).then((codes) => process.stdout.write(JSON.stringify(codes)));
+`;
+
+/**
+ * TCP-connects to each address at once, in a child process (the Pulumi program's config stage is
+ * synchronous); returns the error code per address, "" for one that answered.
+ */
+export function probeAddresses(targets: { host: string; port: number }[], timeoutMs = 5000): string[] {
+  if (targets.length === 0) return [];
+  const res = child.spawnSync(process.execPath, ["-e", PROBE, JSON.stringify(targets), String(timeoutMs)], { encoding: "utf8", timeout: timeoutMs + 10_000 });
+  if (res.status !== 0) throw new Error(`iko-plus: could not probe the clusters' API servers: ${(res.stderr || res.error?.message || "").trim()}`);
+  return JSON.parse(res.stdout) as string[];
+}
+
+/** Probes every check's server; returns one problem line per server that did not answer. */
+export function endpointProblems(checks: EndpointCheck[], probe: typeof probeAddresses = probeAddresses): string[] {
+  if (checks.length === 0) return [];
+  const servers = checks.map((c) => parseKubeconfig(c.kubeconfig).server);
+  const codes = probe(servers.map(serverAddress));
+  return checks.flatMap((c, i) => codes[i] ? [deadEndpointProblem(c, servers[i], codes[i])] : []);
+}

@@ -1,0 +1,56 @@
+/**
+ * Pre-flight endpoint checks: a kubeconfig whose API server does not answer is reported as a config
+ * problem before anything is declared; a secret kubeconfig shows neither its value nor its server.
+ */
+import * as assert from "assert";
+import * as net from "net";
+import { EndpointCheck, deadEndpointProblem, endpointProblems, probeAddresses, serverAddress } from "../../stacks/preflight";
+import { fakeKubeconfig } from "./mocks";
+
+/** A port nothing listens on: bind one, note it, close it. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("pre-flight endpoint checks", () => {
+  it("reads host and port from an API server URL", () => {
+    assert.deepStrictEqual(serverAddress("https://127.0.0.1:6443"), { host: "127.0.0.1", port: 6443 });
+    assert.deepStrictEqual(serverAddress("https://ikowork-control-plane"), { host: "ikowork-control-plane", port: 443 });
+    assert.deepStrictEqual(serverAddress("https://[::1]:7443"), { host: "::1", port: 7443 });
+  });
+
+  it("names the key, the file, the server and the fix; hides a secret kubeconfig and its server", () => {
+    const file: EndpointCheck = { key: "iko-plus:clusters[1].kubeconfigPath", value: "/lab/ikogke/kubeconfig", secret: false, kubeconfig: "" };
+    assert.strictEqual(deadEndpointProblem(file, "https://127.0.0.1:1", "ECONNREFUSED"),
+      "iko-plus:clusters[1].kubeconfigPath: \"/lab/ikogke/kubeconfig\" points at https://127.0.0.1:1, which does not answer (ECONNREFUSED); start the cluster, or fix the kubeconfig's server (`kubectl cluster-info --kubeconfig <file>` shows what answers)");
+    const secret: EndpointCheck = { key: "iko-plus:workKubeconfig", value: undefined, secret: true, kubeconfig: "" };
+    assert.strictEqual(deadEndpointProblem(secret, "https://10.1.2.3:6443", "ETIMEDOUT"),
+      "iko-plus:workKubeconfig: [secret] points at a server, which does not answer (ETIMEDOUT); start the cluster, or fix the kubeconfig's server (`kubectl cluster-info --kubeconfig <file>` shows what answers)");
+  });
+
+  it("probes for real: a listening server passes, a closed port is ECONNREFUSED, in one child process", async () => {
+    const server = net.createServer((s) => s.destroy());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const open = (server.address() as net.AddressInfo).port;
+      const closed = await closedPort();
+      assert.deepStrictEqual(probeAddresses([{ host: "127.0.0.1", port: open }, { host: "127.0.0.1", port: closed }], 3000), ["", "ECONNREFUSED"]);
+      const checks: EndpointCheck[] = [
+        { key: "iko-plus:home.kubeconfigPath", value: "/h", secret: false, kubeconfig: fakeKubeconfig("ikohome", `https://127.0.0.1:${open}`) },
+        { key: "iko-plus:work.kubeconfigPath", value: "/w", secret: false, kubeconfig: fakeKubeconfig("ikowork", `https://127.0.0.1:${closed}`) },
+      ];
+      assert.deepStrictEqual(endpointProblems(checks), [deadEndpointProblem(checks[1], `https://127.0.0.1:${closed}`, "ECONNREFUSED")]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("asks nothing when there is nothing to probe", () => {
+    assert.deepStrictEqual(probeAddresses([]), []);
+    assert.deepStrictEqual(endpointProblems([], () => { throw new Error("must not probe"); }), []);
+  });
+});
