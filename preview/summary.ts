@@ -255,6 +255,8 @@ export function summarizeStack(stack: string, preview: PreviewJson): StackSummar
     counts[op]++;
     byUrn.set(step.urn, { op, name, type, urn: step.urn, properties: op === "update" || op === "replace" ? propertyChanges(step, type) : [] });
   }
+  // `--json` lists unchanged resources only with --show-sames; the change summary counts them all.
+  if (typeof preview.changeSummary?.same === "number") counts.same = preview.changeSummary.same;
   const all = [...byUrn.values()];
   const resources = OP_ORDER.flatMap((op) => all.filter((r) => r.op === op));
   const errors = (preview.diagnostics ?? [])

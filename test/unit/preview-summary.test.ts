@@ -78,6 +78,8 @@ describe("preview summary: parsing a --json preview", () => {
       "create new-ns",
     ]);
     assert.deepStrictEqual(s.errors, []);
+    const sames = summarizeStack("x", { steps: [{ op: "same", urn: "urn:pulumi:x::p::pulumi:pulumi:Stack::p-x" }], changeSummary: { same: 48 } });
+    assert.strictEqual(sames.counts.same, 48, "--json lists unchanged resources only with --show-sames: the change summary counts them");
   });
   it("gives the changed property paths with old → new for non-secret scalars", () => {
     const [, , policy, iris] = summarizeStack("lab-fleet", fleetPreview()).resources;
