@@ -32,6 +32,26 @@ export function irisClusterManifest(c: IrisClusterConfig): Raw {
   };
 }
 
+/** Counts in an IrisCluster topology, with the range each must be in. */
+const TOPOLOGY_COUNTS: { path: [string, string]; min: number; max: number }[] = [
+  { path: ["data", "shards"], min: 1, max: 64 },
+  { path: ["compute", "replicas"], min: 0, max: 100 },
+  { path: ["webgateway", "replicas"], min: 0, max: 100 },
+];
+
+/** Reports impossible counts (negative, fractional, zero shards, absurdly many) in a topology given as spec. */
+export function checkTopologyCounts(r: Reader, key: string, topology: unknown): void {
+  if (!isObject(topology)) return;
+  for (const { path: [node, field], min, max } of TOPOLOGY_COUNTS) {
+    const parent = topology[node];
+    if (!isObject(parent) || parent[field] === undefined) continue;
+    const value = parent[field];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      r.problems.add(`${key}.${node}.${field}`, value, `must be a whole number from ${min} to ${max}`);
+    }
+  }
+}
+
 /**
  * Reads a list of IrisClusters under `key`. `licenseField` names the field that gives a licensed
  * image its key (a Secret name at work; a secret config key in a fleet), checked but not read here.
@@ -69,6 +89,7 @@ export function readIrisClusters(r: Reader, raw: unknown, key = "irisClusters", 
       : r.oneOf(`${k}.serviceType`, item.serviceType, ["ClusterIP", "NodePort", "LoadBalancer"] as const, "ClusterIP");
     const mirrored = item.mirrored === undefined ? undefined : r.boolean(`${k}.mirrored`, item.mirrored, false);
     const spec = item.spec === undefined ? undefined : r.object(`${k}.spec`, item.spec);
+    if (spec) checkTopologyCounts(r, `${k}.spec.topology`, spec.topology);
     if (name !== undefined && out.some((o) => o.name === name && o.namespace === namespace)) {
       r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}; give each IrisCluster its own name`);
     }
