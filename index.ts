@@ -1,6 +1,6 @@
 /**
  * iko-plus: the Pulumi program. The stack's config names the stack program (`iko-plus:program`:
- * "wfh", the default, or "fleet"); it is validated before any resource is declared.
+ * "wfh", the default, "fleet" or "region"); it is validated before any resource is declared.
  */
 import { runProgram } from "./stacks/program";
 
@@ -21,3 +21,9 @@ export const clusterKubeconfigs = outputs.clusterKubeconfigs;
 export const joinedMembers = outputs.joinedMembers;
 export const federatedIrisClusters = outputs.federatedIrisClusters;
 export const fleetSecrets = outputs.fleetSecrets;
+// region (DR)
+export const memberKubeconfig = outputs.memberKubeconfig;
+export const joinedMember = outputs.joinedMember;
+export const memberRegion = outputs.memberRegion;
+export const memberZones = outputs.memberZones;
+export const fleetStack = outputs.fleetStack;

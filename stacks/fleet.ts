@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
 import { CrdMirror, IkoHomeOperator } from "../components/iko";
-import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, declareIrisInterpreter } from "../components/karmada";
+import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, declareIrisInterpreter, declareNotReadyTaintPolicy } from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
 import { FleetConfig } from "./config";
 import { FleetTlsStackOutputs, declareFleetTls, federatedIrisManifest, fleetTlsOutputs, tlsDependencies } from "./tls";
@@ -72,6 +72,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     irisCluster: federatedIrisManifest(f, fleetTls),
     policyName: f.policyName,
     placement: f.placement,
+    failover: f.failover,
     overrides: f.overrides,
     licenseKey: f.licenseKeyConfig ? env.secretObjects[f.licenseKeyConfig] as pulumi.Output<string> : undefined,
     secrets: f.secrets,
@@ -84,6 +85,10 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
       data: env.secretObjects[s.dataKey] as pulumi.Output<Record<string, string>>,
       dependsOn: members,
     });
+  }
+  // Cluster failover: not-ready Clusters get a NoExecute taint, so Karmada evicts and reschedules.
+  if (cfg.clusterFailover) {
+    declareNotReadyTaintPolicy("karmada-not-ready-taint-policy", karmada, { name: "iko-plus-not-ready", target: cfg.clusterFailover.target });
   }
   const kubeconfigs: Record<string, pulumi.Output<string>> = {};
   for (const [name, h] of handles) kubeconfigs[name] = h.kubeconfig;

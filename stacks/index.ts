@@ -4,3 +4,4 @@ export * from "./clusters";
 export * from "./wfh";
 export * from "./program";
 export * from "./fleet";
+export * from "./region";

@@ -8,7 +8,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { KarmadaHandle } from "./control-plane";
 import { irisClusterInterpreter } from "./interpreter";
-import { ClusterTarget, PlaintextOverride, Placement, ResourceSelector, overridePolicy, propagationPolicy } from "./policies";
+import { ClusterTarget, Failover, PlaintextOverride, Placement, ResourceSelector, overridePolicy, propagationPolicy } from "./policies";
 
 type Obj = Record<string, unknown>;
 
@@ -32,6 +32,11 @@ export interface FederatedIrisClusterArgs {
   policyName?: string;
   /** Where clones go. */
   placement: Placement;
+  /**
+   * When Karmada moves clones off a member (the policy's `spec.failover`); with ordered
+   * `placement.affinities` they move to the next group (disaster recovery). @default none
+   */
+  failover?: Failover;
   /** Per-cluster differences. @default none */
   overrides?: IrisOverride[];
   /**
@@ -74,7 +79,7 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
     }
     for (const s of args.secrets ?? []) selectors.push({ apiVersion: "v1", kind: "Secret", name: s });
     for (const c of args.configMaps ?? []) selectors.push({ apiVersion: "v1", kind: "ConfigMap", name: c });
-    const policy = propagationPolicy({ name: this.policyName, namespace, resourceSelectors: selectors, placement: args.placement });
+    const policy = propagationPolicy({ name: this.policyName, namespace, resourceSelectors: selectors, placement: args.placement, failover: args.failover });
     this.policy = new k8s.apiextensions.CustomResource(`${name}-policy`, {
       apiVersion: policy.apiVersion as string, kind: policy.kind as string,
       metadata: policy.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: policy.spec,

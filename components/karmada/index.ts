@@ -5,3 +5,4 @@ export * from "./values";
 export * from "./control-plane";
 export * from "./member";
 export * from "./federated";
+export * from "./failover";

@@ -17,6 +17,12 @@ export interface ClusterTarget {
   clusterNames?: string[];
   /** Members by Cluster labels (matchLabels). @default no label filter */
   labels?: Record<string, string>;
+  /**
+   * Members by the Cluster's `spec.region` (fieldSelector `region In [...]`): what a region stack
+   * sets on its member, so a fleet can place by region without knowing member names.
+   * @default no region filter
+   */
+  regions?: string[];
 }
 
 export interface SpreadConstraint {
@@ -42,6 +48,7 @@ export function clusterAffinity(t: ClusterTarget): Obj {
   const a: Obj = {};
   if (t.clusterNames && t.clusterNames.length > 0) a.clusterNames = [...t.clusterNames];
   if (t.labels && Object.keys(t.labels).length > 0) a.labelSelector = { matchLabels: { ...t.labels } };
+  if (t.regions && t.regions.length > 0) a.fieldSelector = { matchExpressions: [{ key: "region", operator: "In", values: [...t.regions] }] };
   return a;
 }
 
@@ -68,10 +75,56 @@ export interface PropagationPolicyArgs {
   namespace: string;
   resourceSelectors: ResourceSelector[];
   placement: Placement;
-  /** Propagate what the objects depend on (needs a dependency interpreter for CRs). @default false */
+  /**
+   * Propagate what the objects depend on (needs a dependency interpreter for CRs).
+   * @default false, but true whenever failover.application is set (Karmada requires it)
+   */
   propagateDeps?: boolean;
   /** Karmada's conflict handling when the object already exists on a member. @default Abort (left out) */
   conflictResolution?: "Abort" | "Overwrite";
+  /** `spec.failover`: when and how Karmada moves the objects off a member. @default none (left out) */
+  failover?: Failover;
+}
+
+/** Application failover: Karmada moves an object that stays unhealthy on a member (health from the interpreter). */
+export interface ApplicationFailover {
+  /** Seconds the object may stay unhealthy before Karmada moves it. @default 300 (Karmada's default, written out) */
+  tolerationSeconds?: number;
+  /**
+   * What happens to the old copy: `Gracefully` keeps it until the new one is healthy (or
+   * gracePeriodSeconds pass), `Directly` deletes it first, `Never` leaves it. @default Gracefully
+   */
+  purgeMode?: "Directly" | "Gracefully" | "Never";
+  /** Only with purgeMode Gracefully: the longest wait before the old copy goes. @default 600 (Karmada's, written out) */
+  gracePeriodSeconds?: number;
+}
+
+/** `spec.failover` of a (Cluster)PropagationPolicy (policy.karmada.io/v1alpha1, Karmada v1.15/v1.16). */
+export interface Failover {
+  /** Application failover. @default off (left out) */
+  application?: ApplicationFailover;
+  /**
+   * Cluster failover purge mode for this policy (NoExecute taint eviction). @default left out:
+   * the controller's --no-execute-taint-eviction-purge-mode (Gracefully) decides
+   */
+  cluster?: { purgeMode?: "Directly" | "Gracefully" };
+}
+
+/** Karmada's defaults, written out so a preview shows what will happen. */
+export const FAILOVER_DEFAULTS = { tolerationSeconds: 300, purgeMode: "Gracefully", gracePeriodSeconds: 600 } as const;
+
+/** The `spec.failover` object; gracePeriodSeconds only with Gracefully (Karmada's webhook rejects it otherwise). */
+export function failoverBehavior(f: Failover): Obj {
+  const out: Obj = {};
+  if (f.application) {
+    const a = f.application;
+    const purgeMode = a.purgeMode ?? FAILOVER_DEFAULTS.purgeMode;
+    const app: Obj = { decisionConditions: { tolerationSeconds: a.tolerationSeconds ?? FAILOVER_DEFAULTS.tolerationSeconds }, purgeMode };
+    if (purgeMode === "Gracefully") app.gracePeriodSeconds = a.gracePeriodSeconds ?? FAILOVER_DEFAULTS.gracePeriodSeconds;
+    out.application = app;
+  }
+  if (f.cluster) out.cluster = f.cluster.purgeMode ? { purgeMode: f.cluster.purgeMode } : {};
+  return out;
 }
 
 export function propagationPolicy(a: PropagationPolicyArgs): Obj {
@@ -79,8 +132,10 @@ export function propagationPolicy(a: PropagationPolicyArgs): Obj {
     resourceSelectors: a.resourceSelectors.map((s) => ({ ...s })),
     placement: placement(a.placement),
   };
-  if (a.propagateDeps) spec.propagateDeps = true;
+  // Karmada's webhook requires propagateDeps with application failover (dependencies move along).
+  if (a.propagateDeps || a.failover?.application) spec.propagateDeps = true;
   if (a.conflictResolution) spec.conflictResolution = a.conflictResolution;
+  if (a.failover && (a.failover.application || a.failover.cluster)) spec.failover = failoverBehavior(a.failover);
   return { apiVersion: "policy.karmada.io/v1alpha1", kind: "PropagationPolicy", metadata: { name: a.name, namespace: a.namespace }, spec };
 }
 

@@ -9,8 +9,9 @@ import { ClusterConfig, checkClusterSet, readCluster } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { OverrideConfig, readOverrides, readPlacement, readTarget } from "./placement";
+import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, isObject } from "./read";
-import { ClusterTarget, Placement } from "../../components/karmada";
+import { ClusterTarget, Failover, Placement } from "../../components/karmada";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
@@ -37,6 +38,8 @@ export interface KarmadaConfig {
 export interface FederatedIrisConfig extends IrisClusterConfig {
   policyName: string;
   placement: Placement;
+  /** The policy's spec.failover (DR: with ordered affinities). */
+  failover?: Failover;
   overrides: OverrideConfig[];
   /** Secret config key holding the license key. */
   licenseKeyConfig?: string;
@@ -58,12 +61,14 @@ export interface FleetConfig {
   fleetSecrets: FleetSecretConfig[];
   /** Fleet TLS: one CA, cert-manager and certificates on its members. */
   fleetTls?: FleetTlsConfig;
+  /** Cluster failover: a ClusterTaintPolicy tainting not-ready Clusters NoExecute. */
+  clusterFailover?: ClusterFailoverConfig;
 }
 
-const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls"];
+const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls", "clusterFailover"];
 const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
 
-function readSecretRef(r: Reader, key: string, ref: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>, what: string): string | undefined {
+export function readSecretRef(r: Reader, key: string, ref: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>, what: string): string | undefined {
   const name = r.string(key, ref);
   if (name === undefined) return undefined;
   referenced.add(name);
@@ -149,8 +154,11 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   const r = new Reader(problems);
   const referenced = new Set<string>();
   const clusters: FleetClusterConfig[] = [];
+  // An existing Karmada may have no clusters of its own here: region stacks join its members (DR).
+  const memberless = raw.clusters === undefined || (Array.isArray(raw.clusters) && raw.clusters.length === 0);
+  const existingKarmada = typeof raw.karmada === "object" && raw.karmada !== null && (raw.karmada as Raw).mode === "existing";
   if (!Array.isArray(raw.clusters) || raw.clusters.length === 0) {
-    problems.add("clusters", raw.clusters, "must be a non-empty list of clusters, e.g. [{name: ikofett}, {name: ikoclone, join: true}]");
+    if (!(memberless && existingKarmada)) problems.add("clusters", raw.clusters, "must be a non-empty list of clusters, e.g. [{name: ikofett}, {name: ikoclone, join: true}]");
   } else {
     raw.clusters.forEach((c, i) => clusters.push(readFleetCluster(r, i, c, raw, secretKeys, referenced)));
   }
@@ -165,7 +173,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   }
   const fleetTls = readFleetTls(r, raw.fleetTls, { clusters: clusters.map((c) => c.name), joined, raw, secretKeys, referenced });
   const federatedRaw = raw.federatedIrisClusters === undefined ? [] : raw.federatedIrisClusters;
-  const federatedExtra = ["policyName", "placement", "overrides", "secrets", "configMaps", "tls"];
+  const federatedExtra = ["policyName", "placement", "failover", "overrides", "secrets", "configMaps", "tls"];
   const plain = readIrisClusters(r, federatedRaw, "federatedIrisClusters", "licenseKeyConfig", federatedExtra);
   const federatedIrisClusters: FederatedIrisConfig[] = [];
   if (Array.isArray(federatedRaw)) {
@@ -177,6 +185,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
       if (checkDns1123Label(policyName) && ic) r.problems.add(`${k}.policyName`, policyName, checkDns1123Label(policyName) as string);
       const placement = readPlacement(r, `${k}.placement`, o.placement, joined);
       const overrides = readOverrides(r, `${k}.overrides`, o.overrides, joined);
+      const failover = readFailover(r, `${k}.failover`, o.failover);
       const licenseKeyConfig = o.licenseKeyConfig === undefined ? undefined : readSecretRef(r, `${k}.licenseKeyConfig`, o.licenseKeyConfig, raw, secretKeys, referenced, "license key");
       const names = (v: unknown, field: string) => {
         if (v === undefined) return [];
@@ -184,7 +193,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
         return v as string[];
       };
       const tls = readIrisTls(r, k, o, placement, fleetTls);
-      if (ic) federatedIrisClusters.push({ ...ic, policyName, placement, overrides, licenseKeyConfig, secrets: names(o.secrets, "secrets"), configMaps: names(o.configMaps, "configMaps"), tls });
+      if (ic) federatedIrisClusters.push({ ...ic, policyName, placement, failover, overrides, licenseKeyConfig, secrets: names(o.secrets, "secrets"), configMaps: names(o.configMaps, "configMaps"), tls });
     });
   }
   const fleetSecrets: FleetSecretConfig[] = [];
@@ -205,11 +214,12 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     if (fleetSecrets.some((f) => f.name === name && f.namespace === namespace)) r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}`);
     fleetSecrets.push({ name, namespace, dataKey: dataKey ?? "", placement });
   });
+  const clusterFailover = readClusterFailover(r, raw.clusterFailover);
   for (const key of Object.keys(raw)) {
     if (!FLEET_KEYS.includes(key) && !referenced.has(key)) {
       problems.add(key, raw[key], `is not a known key; use one of: ${FLEET_KEYS.join(", ")} (or a secret key that an entry names)`, { secret: secretKeys.includes(`${PROJECT}:${key}`) });
     }
   }
   problems.throwIfAny();
-  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls };
+  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover };
 }

@@ -5,3 +5,5 @@ export * from "./iris";
 export * from "./wfh";
 export * from "./placement";
 export * from "./fleet";
+export * from "./failover";
+export * from "./region";

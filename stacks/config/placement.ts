@@ -4,7 +4,7 @@
 import { ClusterTarget, PlaintextOverride, Placement, SpreadConstraint } from "../../components/karmada";
 import { Raw, Reader, isObject } from "./read";
 
-const TARGET_KEYS = ["clusterNames", "labels"];
+const TARGET_KEYS = ["clusterNames", "labels", "regions"];
 const PLACEMENT_KEYS = [...TARGET_KEYS, "affinities", "spreadConstraints"];
 
 function stringList(r: Reader, key: string, v: unknown): string[] | undefined {
@@ -25,15 +25,23 @@ function labels(r: Reader, key: string, v: unknown): Record<string, string> | un
   return v as Record<string, string>;
 }
 
-/** Reads a member target; names must be joined members. */
-export function readTarget(r: Reader, key: string, obj: Raw, joined: string[]): ClusterTarget {
+/** Reads a member target; names must be joined members (unless `joined` is undefined: members joined elsewhere). */
+export function readTarget(r: Reader, key: string, obj: Raw, joined: string[] | undefined): ClusterTarget {
   const clusterNames = stringList(r, `${key}.clusterNames`, obj.clusterNames);
   for (const n of clusterNames ?? []) {
-    if (!joined.includes(n)) {
+    if (joined !== undefined && !joined.includes(n)) {
       r.problems.add(`${key}.clusterNames`, n, `is not a joined member of this fleet; use one of: ${joined.join(", ") || "(none joined)"}`);
     }
   }
-  return { clusterNames, labels: labels(r, `${key}.labels`, obj.labels) };
+  const target: ClusterTarget = { clusterNames, labels: labels(r, `${key}.labels`, obj.labels) };
+  const regions = obj.regions === undefined ? undefined : stringList(r, `${key}.regions`, obj.regions);
+  if (regions !== undefined) target.regions = regions;
+  return target;
+}
+
+/** True when the target selects by at least one of clusterNames, labels, regions. */
+export function targetsAnything(t: ClusterTarget): boolean {
+  return Boolean(t.clusterNames || t.labels || t.regions);
 }
 
 export function readPlacement(r: Reader, key: string, raw: unknown, joined: string[]): Placement {
@@ -45,8 +53,8 @@ export function readPlacement(r: Reader, key: string, raw: unknown, joined: stri
     if (!Array.isArray(obj.affinities) || obj.affinities.length === 0) {
       r.problems.add(`${key}.affinities`, obj.affinities, "must be a non-empty list of {name, clusterNames|labels}, primary first");
     } else {
-      if (target.clusterNames || target.labels) {
-        r.problems.add(`${key}.affinities`, "[...]", `is set together with ${key}.clusterNames/labels; use one of the two forms`);
+      if (targetsAnything(target)) {
+        r.problems.add(`${key}.affinities`, "[...]", `is set together with ${key}.clusterNames/labels/regions; use one of the two forms`);
       }
       placement.affinities = obj.affinities.map((a, i) => {
         const k = `${key}.affinities[${i}]`;
@@ -55,8 +63,8 @@ export function readPlacement(r: Reader, key: string, raw: unknown, joined: stri
         return { name: r.string(`${k}.name`, o.name, `group-${i}`) as string, ...readTarget(r, k, o, joined) };
       });
     }
-  } else if (!target.clusterNames && !target.labels) {
-    r.problems.add(key, raw, "places the object nowhere; set clusterNames, labels or affinities");
+  } else if (!targetsAnything(target)) {
+    r.problems.add(key, raw, "places the object nowhere; set clusterNames, labels, regions or affinities");
   }
   if (obj.spreadConstraints !== undefined) {
     if (!Array.isArray(obj.spreadConstraints)) {
@@ -91,7 +99,7 @@ export function readOverrides(r: Reader, key: string, raw: unknown, joined: stri
     const obj = r.object(k, o);
     r.unknownKeys(k, obj, ["name", ...TARGET_KEYS, "plaintext"]);
     const target = readTarget(r, k, obj, joined);
-    if (!target.clusterNames && !target.labels) r.problems.add(k, o, "targets no member; set clusterNames or labels");
+    if (!targetsAnything(target)) r.problems.add(k, o, "targets no member; set clusterNames, labels or regions");
     const plaintext: PlaintextOverride[] = [];
     if (!Array.isArray(obj.plaintext) || obj.plaintext.length === 0) {
       r.problems.add(`${k}.plaintext`, obj.plaintext, "must be a non-empty list of {path: /spec/..., operator: add|remove|replace, value}");

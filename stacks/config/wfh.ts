@@ -9,7 +9,7 @@ import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { Raw, Reader } from "./read";
 
 export const PROJECT = "iko-plus";
-export const PROGRAMS = ["wfh", "fleet"] as const;
+export const PROGRAMS = ["wfh", "fleet", "region"] as const;
 export type ProgramName = typeof PROGRAMS[number];
 
 export interface WfhConfig {

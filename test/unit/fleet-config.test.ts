@@ -48,7 +48,7 @@ describe("fleet config", () => {
 
   it("flags a secret key that no entry names, without showing it", () => {
     assert.deepStrictEqual(problemsOf({ ...base(), strayKey: "x" }, [...SECRET_KEYS, "iko-plus:strayKey"]),
-      ["iko-plus:strayKey: [secret] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls (or a secret key that an entry names)"]);
+      ["iko-plus:strayKey: [secret] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover (or a secret key that an entry names)"]);
   });
 
   it("accepts a GKE member without Cilium and with deletion protection on", () => {
@@ -66,7 +66,7 @@ describe("fleet config", () => {
     ["placement naming the (unjoined) host", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { clusterNames: ["ikofett"] }; },
       'iko-plus:federatedIrisClusters[0].placement.clusterNames: "ikofett" is not a joined member of this fleet; use one of: ikoclone'],
     ["an empty placement", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = {}; },
-      "iko-plus:federatedIrisClusters[0].placement: {} places the object nowhere; set clusterNames, labels or affinities"],
+      "iko-plus:federatedIrisClusters[0].placement: {} places the object nowhere; set clusterNames, labels, regions or affinities"],
     ["a Karmada host that is not a cluster", (c) => { c.karmada = { mode: "helm", host: "ikokamino", endpoint: "https://127.0.0.1:32443" }; },
       'iko-plus:karmada.host: "ikokamino" is not one of this stack\'s clusters (ikofett, ikoclone)'],
     ["a Karmada endpoint without port", (c) => { c.karmada = { mode: "helm", host: "ikofett", endpoint: "127.0.0.1" }; },
@@ -92,7 +92,7 @@ describe("fleet config", () => {
     ["an override path that is not a JSON pointer", (c) => { (c.federatedIrisClusters as Record<string, unknown>[])[0].overrides = [{ clusterNames: ["ikoclone"], plaintext: [{ path: "spec.x", operator: "add", value: 1 }] }]; },
       'iko-plus:federatedIrisClusters[0].overrides[0].plaintext[0].path: "spec.x" must be a JSON pointer such as /spec/storageClassName'],
     ["a stray top-level key", (c) => { c.members = []; },
-      "iko-plus:members: [] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls (or a secret key that an entry names)"],
+      "iko-plus:members: [] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover (or a secret key that an entry names)"],
     ["a licensed IRIS image without a license key", (c) => { const f = (c.federatedIrisClusters as Record<string, unknown>[])[0]; f.image = "containers.intersystems.com/intersystems/iris:2025.1"; delete f.licenseKeyConfig; delete c.irisLicenseKey; },
       'iko-plus:federatedIrisClusters[0].licenseKeyConfig: (not set) is required for the licensed image "containers.intersystems.com/intersystems/iris:2025.1"; name the Secret holding iris.key, or use an iris-community image'],
   ];

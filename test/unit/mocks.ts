@@ -37,6 +37,9 @@ interface RegisterRequest {
 interface MonitorLike { registerResource(req: RegisterRequest, cb: unknown): unknown; readResource(req: RegisterRequest, cb: unknown): unknown }
 
 const registered: Registered[] = [];
+
+/** Outputs of other stacks by stack name, returned to StackReference reads (tests set them). */
+export const stackOutputs = new Map<string, { outputs: Record<string, unknown>; secretOutputNames?: string[] }>();
 const meta = new Map<string, { parent: string; dependencies: string[] }>();
 
 /** Installs the mocks once per process and returns the shared registry. */
@@ -55,6 +58,11 @@ export function installMocks(): Registered[] {
       if (args.type.startsWith("pulumi-nodejs:dynamic") && typeof inputs.name === "string") {
         state.kubeconfig = fakeKubeconfig(`kind-${inputs.name}`, "https://127.0.0.1:41234");
         state.peerKubeconfig = fakeKubeconfig(`kind-${inputs.name}`, `https://${inputs.name}-control-plane:6443`);
+      }
+      if (args.type === "pulumi:pulumi:StackReference") {
+        const ref = stackOutputs.get(String(args.inputs.name));
+        state.outputs = ref?.outputs ?? {};
+        state.secretOutputNames = ref?.secretOutputNames ?? [];
       }
       if (args.type === "kubernetes:helm.sh/v3:Release") state.status = { status: "deployed", revision: 1 };
       if (args.type === "kubernetes:core/v1:Secret" && args.id === "karmada-system/karmada-kubeconfig") {

@@ -1,0 +1,57 @@
+/**
+ * Cluster failover (Karmada v1.14+): Karmada's cluster controller only puts NoSchedule taints on
+ * a Cluster that is not ready; eviction needs a NoExecute taint, which a ClusterTaintPolicy adds
+ * from the Cluster's conditions. With the Failover feature gate and
+ * `--enable-no-execute-taint-eviction`, the taint manager then evicts the Cluster from every
+ * binding, and the scheduler places the objects again (with ordered clusterAffinities: on the
+ * next group). The webhook accepts NoExecute in a ClusterTaintPolicy only with
+ * `--allow-no-execute-taint-policy=true`.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { KarmadaHandle } from "./control-plane";
+import { Obj } from "./join";
+import { ClusterTarget, clusterAffinity } from "./policies";
+
+/** The taint Karmada's controllers and docs use for a Cluster whose Ready condition is not True. */
+export const NOT_READY_TAINT_KEY = "cluster.karmada.io/not-ready";
+
+export interface NotReadyTaintPolicyArgs {
+  /** ClusterTaintPolicy name (cluster-scoped). */
+  name: string;
+  /** The Clusters it watches. @default every Cluster (targetClusters left out) */
+  target?: ClusterTarget;
+}
+
+/**
+ * A ClusterTaintPolicy that puts `cluster.karmada.io/not-ready:NoExecute` on a Cluster while its
+ * Ready condition is not True (False or Unknown) and takes it off when Ready is True again.
+ */
+export function notReadyTaintPolicy(a: NotReadyTaintPolicyArgs): Obj {
+  const spec: Obj = {
+    addOnConditions: [{ conditionType: "Ready", operator: "NotIn", statusValues: ["True"] }],
+    removeOnConditions: [{ conditionType: "Ready", operator: "In", statusValues: ["True"] }],
+    taints: [{ key: NOT_READY_TAINT_KEY, effect: "NoExecute" }],
+  };
+  const target = a.target ? clusterAffinity(a.target) : {};
+  if (Object.keys(target).length > 0) spec.targetClusters = target;
+  return { apiVersion: "policy.karmada.io/v1alpha1", kind: "ClusterTaintPolicy", metadata: { name: a.name }, spec };
+}
+
+/** The controller-manager flags and feature gates cluster failover needs (what the chart must set). */
+export const CLUSTER_FAILOVER_CONTROLLER_FLAGS = {
+  featureGates: { Failover: true },
+  extraCommandArgs: { "enable-no-execute-taint-eviction": "true", "no-execute-taint-eviction-purge-mode": "Gracefully" },
+} as const;
+
+/** The karmada-webhook flag a NoExecute ClusterTaintPolicy needs (the chart has no value for it). */
+export const CLUSTER_FAILOVER_WEBHOOK_FLAG = "--allow-no-execute-taint-policy=true";
+
+/** Declares the not-ready ClusterTaintPolicy in the Karmada API. */
+export function declareNotReadyTaintPolicy(resourceName: string, karmada: KarmadaHandle, args: NotReadyTaintPolicyArgs,
+  opts: { parent?: pulumi.Resource; dependsOn?: pulumi.Resource[] } = {}): k8s.apiextensions.CustomResource {
+  const p = notReadyTaintPolicy(args);
+  return new k8s.apiextensions.CustomResource(resourceName, {
+    apiVersion: p.apiVersion as string, kind: p.kind as string, metadata: p.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: p.spec,
+  }, { parent: opts.parent, provider: karmada.provider, dependsOn: [...karmada.readyGate, ...(opts.dependsOn ?? [])] });
+}

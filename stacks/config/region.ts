@@ -1,0 +1,140 @@
+/**
+ * The `region` stack's config (disaster recovery, one stack per region): one member cluster
+ * (GKE in the region, an existing cluster, or kind), IKO and the IrisCluster CRD on it, joined to
+ * the Karmada of a fleet stack read through a StackReference (its secret output
+ * `karmadaKubeconfig`), with the region and zones on its Karmada Cluster object.
+ */
+import { checkDns1123Label } from "../../components/names";
+import { Problems } from "../problems";
+import { ClusterConfig, readCluster } from "./cluster";
+import { FleetClusterConfig, readSecretRef } from "./fleet";
+import { IkoConfig, readIko } from "./iko";
+import { Raw, Reader, isObject } from "./read";
+import { PROJECT } from "./wfh";
+
+export interface RegionMemberConfig extends ClusterConfig {
+  /** `spec.provider` of the Karmada Cluster (gke for GKE members). */
+  provider?: string;
+  /** Labels on the Karmada Cluster. */
+  labels?: Record<string, string>;
+  /** Install IKO (local mode) on the member. */
+  iko: boolean;
+  gke?: FleetClusterConfig["gke"];
+}
+
+export interface RegionConfig {
+  program: "region";
+  /** The fleet stack whose Karmada the member joins: `<stack>` or `<org>/<project>/<stack>`. */
+  fleetStack: string;
+  region: string;
+  zones?: string[];
+  member: RegionMemberConfig;
+  iko?: IkoConfig;
+  crdManifestPath?: string;
+}
+
+const REGION_KEYS = ["program", "fleetStack", "region", "zones", "member", "iko"];
+const MEMBER_EXTRA_KEYS = ["provider", "labels", "iko", "gke", "kubeconfigSecret"];
+const STACK_PART = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/**
+ * Checks a StackReference name as Pulumi parses it: `<stack>`, `<org>/<stack>` or
+ * `<org>/<project>/<stack>`, each part letters, digits, '-', '_' or '.', at most 100 characters.
+ * `currentStack` is this stack's own name: a region stack cannot be its own fleet.
+ */
+export function checkFleetStackName(name: string, currentStack?: string): string | undefined {
+  const parts = name.split("/");
+  if (parts.length > 3 || parts.some((p) => !STACK_PART.test(p))) {
+    return "is not a stack name; use <stack> or <org>/<project>/<stack>, each part letters, digits, '-', '_' or '.' (e.g. dr-fleet or organization/iko-plus/dr-fleet)";
+  }
+  const stack = parts[parts.length - 1];
+  const project = parts.length === 3 ? parts[1] : PROJECT;
+  if (currentStack !== undefined && stack === currentStack && project === PROJECT) {
+    return "is this region stack itself; name the fleet stack that runs Karmada (pulumi up the fleet stack first)";
+  }
+  return undefined;
+}
+
+function readMember(r: Reader, raw: Raw, region: string, secretKeys: string[], referenced: Set<string>): RegionMemberConfig {
+  const key = "member";
+  if (raw.member === undefined) r.problems.add(key, undefined, `is required; describe this region's cluster, e.g. {name: iris-${region || "us-central1"}, source: gke}`);
+  const obj = isObject(raw.member) ? raw.member : {};
+  const secretKey = obj.kubeconfigSecret === undefined ? undefined
+    : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
+  const secretText = secretKey !== undefined && typeof raw[secretKey] === "string" ? raw[secretKey] as string : undefined;
+  const base = readCluster(r, key, raw.member, { name: region && !checkDns1123Label(region) ? region : "member", clusterId: 1 }, secretText,
+    secretKey ?? `${key}.kubeconfigSecret`, { extraKeys: MEMBER_EXTRA_KEYS, sources: ["kind", "kubeconfig", "gke"] });
+  let gke: RegionMemberConfig["gke"];
+  if (base.source === "gke") {
+    const g = r.object(`${key}.gke`, obj.gke);
+    r.unknownKeys(`${key}.gke`, g, ["project", "location", "nodeCount", "machineType", "deletionProtection"]);
+    const location = r.string(`${key}.gke.location`, g.location, region) as string;
+    if (region && location !== region && !location.startsWith(`${region}-`)) {
+      r.problems.add(`${key}.gke.location`, location, `is outside region ${region}; use the region itself (${region}, a regional cluster) or one of its zones (${region}-a)`);
+    }
+    gke = {
+      project: r.string(`${key}.gke.project`, g.project), location,
+      nodeCount: r.integer(`${key}.gke.nodeCount`, g.nodeCount, 1, 1, 100),
+      machineType: r.string(`${key}.gke.machineType`, g.machineType, "e2-standard-4") as string,
+      deletionProtection: r.boolean(`${key}.gke.deletionProtection`, g.deletionProtection, true),
+    };
+  } else if (obj.gke !== undefined) {
+    r.problems.add(`${key}.gke`, obj.gke, `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`);
+  }
+  const labels = obj.labels === undefined ? undefined
+    : isObject(obj.labels) && Object.values(obj.labels).every((v) => typeof v === "string") ? obj.labels as Record<string, string> : undefined;
+  if (obj.labels !== undefined && labels === undefined) r.problems.add(`${key}.labels`, obj.labels, "must be a map of strings, e.g. {tier: dr}");
+  return {
+    ...base,
+    provider: r.string(`${key}.provider`, obj.provider, base.source === "gke" ? "gke" : undefined),
+    labels,
+    iko: r.boolean(`${key}.iko`, obj.iko, true),
+    gke,
+  };
+}
+
+/**
+ * Validates a region stack's raw config; `secretKeys` are the full keys stored as secrets and
+ * `currentStack` is this stack's name. Throws one ConfigError with every problem.
+ */
+export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], currentStack?: string): RegionConfig {
+  const problems = new Problems(PROJECT);
+  const r = new Reader(problems);
+  const referenced = new Set<string>();
+  const fleetStack = r.string("fleetStack", raw.fleetStack);
+  if (fleetStack === undefined) {
+    if (raw.fleetStack === undefined) problems.add("fleetStack", undefined, "is required; name the fleet stack whose Karmada this region joins, e.g. dr-fleet (`pulumi up` it first)");
+  } else {
+    const p = checkFleetStackName(fleetStack, currentStack);
+    if (p) problems.add("fleetStack", fleetStack, p);
+  }
+  const region = r.string("region", raw.region) ?? "";
+  if (raw.region === undefined) problems.add("region", undefined, "is required; the region of this stack's member, e.g. us-central1 (placements select it)");
+  else if (region && checkDns1123Label(region)) problems.add("region", region, "is not a region name; use lowercase letters, digits and '-', e.g. us-central1");
+  let zones: string[] | undefined;
+  if (raw.zones !== undefined) {
+    if (!Array.isArray(raw.zones) || raw.zones.length === 0 || raw.zones.some((z) => typeof z !== "string" || z.length === 0)) {
+      problems.add("zones", raw.zones, `must be a non-empty list of zone names, e.g. [${region || "us-central1"}-a]`);
+    } else {
+      zones = raw.zones as string[];
+    }
+  }
+  const member = readMember(r, raw, region, secretKeys, referenced);
+  if (member.source === "gke" && region) {
+    for (const z of zones ?? []) {
+      if (!z.startsWith(`${region}-`)) problems.add("zones", z, `is not a zone of region ${region}; GKE zones are <region>-<letter>, e.g. ${region}-a`);
+    }
+  }
+  const iko = member.iko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;
+  const crdManifestPath = iko?.crdManifestPath;
+  if (crdManifestPath === undefined) {
+    problems.add("iko.crdManifestPath", undefined, "is required: Karmada places IrisClusters only on members that serve the CRD; point it at the CRD's YAML");
+  }
+  for (const key of Object.keys(raw)) {
+    if (!REGION_KEYS.includes(key) && !referenced.has(key)) {
+      problems.add(key, raw[key], `is not a known key; use one of: ${REGION_KEYS.join(", ")} (or a secret key that member.kubeconfigSecret names)`, { secret: secretKeys.includes(`${PROJECT}:${key}`) });
+    }
+  }
+  problems.throwIfAny();
+  return { program: "region", fleetStack: fleetStack as string, region, zones, member, iko, crdManifestPath };
+}
