@@ -110,6 +110,8 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
         `--cert-dir=${webhookDir}`,
         "--metrics-bind-address=0",
         "--health-probe-bind-address=0",
+        // Lets a ClusterTaintPolicy put NoExecute taints on not-ready Clusters (cluster failover, test/lab/dr.test.ts).
+        "--allow-no-execute-taint-policy=true",
       ],
       logFile: path.join(dir, "logs", "karmada-webhook.log"),
       ports: { secure: ports.webhook },
@@ -141,6 +143,11 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
         `--kubeconfig=${kubeconfigPath}`,
         "--leader-elect=false",
         "--cluster-status-update-frequency=10s",
+        // Cluster failover (off by default): the Failover gate starts the taint manager and the
+        // ClusterTaintPolicy controller; NoExecute taints then evict bindings. Inert without a
+        // ClusterTaintPolicy or a NoExecute taint, so other tests see no change.
+        "--feature-gates=Failover=true",
+        "--enable-no-execute-taint-eviction=true",
         "--metrics-bind-address=0",
         `--health-probe-bind-address=127.0.0.1:${ports.controllerHealth}`,
       ],
