@@ -1,0 +1,163 @@
+/**
+ * The policy pack (policy/) run by the lab's real Pulumi CLI: `pulumi preview --policy-pack
+ * policy`. A program that breaks rules 1-5 (test/fixtures/policy-bad) fails with each rule's
+ * message, and its twins that keep the rules stay silent; previews of the lab stacks (lab-wfh,
+ * lab-fleet) report no violation. Three previews in all (each costs seconds on 2 cores).
+ */
+import * as assert from "assert";
+import * as fs from "fs";
+import * as path from "path";
+import * as YAML from "yaml";
+import { labKubeconfigPath } from "./kube";
+import { PulumiCli, REPO, RunResult } from "./pulumi-cli";
+import { LabStack } from "./stacks";
+
+const POLICY_PACK = path.join(REPO, "policy");
+const BAD_DIR = path.join(REPO, "test/fixtures/policy-bad");
+const BAD_STACK = "labtest-policy-bad";
+
+interface Violation { level: string; policy: string; type: string; name: string; message: string }
+
+/**
+ * The violations in a preview's "Policies:" section. Each is printed as
+ * `- [level]  policy  (type: name)`, then the policy's description, then the message.
+ */
+export function parseViolations(output: string): Violation[] {
+  const lines = output.split("\n");
+  const out: Violation[] = [];
+  lines.forEach((line, i) => {
+    const m = /^\s+- \[(\w+)\]\s+(\S+)\s+\((.+): (.+)\)\s*$/.exec(line);
+    if (m) out.push({ level: m[1], policy: m[2], type: m[3], name: m[4], message: (lines[i + 2] ?? "").trim() });
+  });
+  return out;
+}
+
+function tail(res: RunResult): string {
+  return (res.stdout + "\n" + res.stderr).split("\n").slice(-80).join("\n");
+}
+
+describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
+  this.timeout(10 * 60_000);
+  const cli = new PulumiCli();
+  after(() => cli.dispose());
+
+  describe("a program that breaks the rules (test/fixtures/policy-bad)", () => {
+    let res: RunResult;
+    let violations: Violation[];
+    const of = (policy: string) => violations.filter((v) => v.policy === policy);
+
+    before(async () => {
+      await cli.ok(["stack", "init", BAD_STACK, "--secrets-provider", "passphrase"], { cwd: BAD_DIR });
+      res = await cli.run(["preview", "--stack", BAD_STACK, "--policy-pack", POLICY_PACK], { cwd: BAD_DIR });
+      violations = parseViolations(res.stdout);
+    });
+    after(async () => {
+      await cli.run(["stack", "rm", "--yes", "--force", "--stack", BAD_STACK], { cwd: BAD_DIR });
+      fs.rmSync(path.join(BAD_DIR, `Pulumi.${BAD_STACK}.yaml`), { force: true });
+    });
+
+    it("fails the preview, every violation mandatory, no advisory about unknown values", () => {
+      assert.notStrictEqual(res.code, 0, tail(res));
+      assert.match(res.stdout, /❌ iko-plus@v0\.1\.0 \(local: .*policy\)/);
+      assert.ok(violations.length > 0, tail(res));
+      assert.deepStrictEqual(violations.filter((v) => v.level !== "mandatory"), []);
+      assert.doesNotMatch(res.stdout + res.stderr, /can't run policy/);
+    });
+
+    it("no-plain-credentials: fires on a plain provider kubeconfig, a private key and a bearer token; silent on secret inputs", () => {
+      const found = of("no-plain-credentials");
+      assert.deepStrictEqual(found.map((v) => `${v.type}: ${v.name}`).sort(), [
+        "kubernetes:core/v1:ConfigMap: leaky-config", "kubernetes:core/v1:ConfigMap: leaky-config",
+        "pulumi:providers:kubernetes: plain-kubeconfig-provider",
+      ]);
+      const fix = "make it a secret: wrap the value in pulumi.secret() (or read it with config.requireSecret), or keep it in a Kubernetes Secret";
+      const messages = found.map((v) => v.message).sort();
+      assert.match(messages[0], new RegExp(`^kubernetes:core/v1:ConfigMap "leaky-config": input data\\.note holds a token \\(JWT\\) in plain text, "Auth…" \\(\\d+ characters, masked\\); ${escape(fix)}$`));
+      assert.match(messages[1], new RegExp(`^kubernetes:core/v1:ConfigMap "leaky-config": input data\\["tls\\.key"\\] holds a private key in plain text, "----…" \\(\\d+ characters, masked\\); ${escape(fix)}$`));
+      assert.match(messages[2], new RegExp(`^pulumi:providers:kubernetes "plain-kubeconfig-provider": input kubeconfig holds a kubeconfig in plain text, "apiV…" \\(\\d+ characters, masked\\); ${escape(fix)}$`));
+      assert.doesNotMatch(res.stdout + res.stderr, /BEGIN PRIVATE KEY|eyJ[\w-]{10,}\.eyJ/, "no credential in the output");
+      // The same kubeconfig and key as secret inputs: silent.
+      assert.deepStrictEqual(violations.filter((v) => ["sealed-config", "secret-kubeconfig-provider", "iris-key"].includes(v.name)), []);
+    });
+
+    it("pinned-images: fires on an untagged and a latest container, not on the pinned one", () => {
+      assert.deepStrictEqual(of("pinned-images").map((v) => v.message).sort(), [
+        "kubernetes:apps/v1:Deployment \"unpinned-web\": input spec.template.spec.containers[0].image is \"docker.io/library/nginx\", which has no tag (an untagged image means latest); pin a version tag or a digest, e.g. \"docker.io/library/nginx:<version>\" or \"…@sha256:<digest>\"",
+        "kubernetes:apps/v1:Deployment \"unpinned-web\": input spec.template.spec.initContainers[0].image is \"docker.io/library/busybox:latest\", which uses the tag \"latest\"; pin a version tag or a digest, e.g. \"docker.io/library/busybox:<version>\" or \"…@sha256:<digest>\"",
+      ]);
+    });
+
+    it("licensed-iris-needs-license-key: fires without a key and with a key Secret not in the stack; silent with one, and for community", () => {
+      assert.deepStrictEqual(of("licensed-iris-needs-license-key").map((v) => `${v.name}: ${v.message}`).sort(), [
+        "dangling-key-iris: kubernetes:intersystems.com/v1alpha1:IrisCluster \"dangling-key-iris\" (IrisCluster default/dangling-key-iris) runs the licensed image spec.topology.data.image \"containers.intersystems.com/intersystems/irishealth:2025.1\" and spec.licenseKeySecret.name is \"iris-key-missing\", but no Secret default/iris-key-missing is declared in this stack on the same cluster; declare it (from a secret config value) in this stack, or use an iris-community image",
+        "keyless-iris: kubernetes:intersystems.com/v1alpha1:IrisCluster \"keyless-iris\" (IrisCluster default/keyless-iris) runs the licensed image spec.topology.data.image \"containers.intersystems.com/intersystems/iris:2025.1\" but spec.licenseKeySecret.name is not set; set it to a Secret holding the license key (iris.key) declared in this stack (config irisClusters[].licenseKeySecret or federatedIrisClusters[].licenseKeyConfig), or use an iris-community image",
+      ]);
+    });
+
+    it("placement-names-joined-clusters: fires on names that are not joined, in a placement and in an override", () => {
+      assert.deepStrictEqual(of("placement-names-joined-clusters").map((v) => v.message).sort(), [
+        "kubernetes:policy.karmada.io/v1alpha1:OverridePolicy \"phantom-override\" (default/phantom-override): spec.overrideRules[0].targetCluster.clusterNames[0] is \"ikophantom\", which is not a Karmada Cluster joined in this stack through the same Karmada (joined: ikoclone); join that cluster in this stack (clusters[].join) or remove the name",
+        "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy \"ghost-propagate\" (default/ghost-propagate): spec.placement.clusterAffinity.clusterNames[1] is \"ikoghost\", which is not a Karmada Cluster joined in this stack through the same Karmada (joined: ikoclone); join that cluster in this stack (clusters[].join) or remove the name",
+      ]);
+    });
+
+    it("remote-iko-webhooks-off: fires on a post-rendered IKO release with the mutating webhook on", () => {
+      assert.deepStrictEqual(of("remote-iko-webhooks-off").map((v) => v.message), [
+        "kubernetes:helm.sh/v3:Release \"remote-iko\" (Helm release \"iko\", chart \"../iko-chart/iris-operator\") runs IKO in remote mode (it has a postrender) with admission webhooks on: values.apiserver.enableMutatingWebhook is true; set values.apiserver.enableMutatingWebhook and values.apiserver.enableValidatingWebhook to false (IkoHomeOperator does so in remote mode; do not turn them on through iko.values)",
+      ]);
+    });
+
+    it("reports nothing else (10 violations in all)", () => {
+      assert.strictEqual(violations.length, 10, violations.map((v) => `${v.policy} ${v.name}`).join("\n"));
+    });
+
+    // Not counted as a pass: mocha reports it as pending.
+    it.skip("production-gke-deletion-protection fires on a GKE cluster without deletion protection in a stack tagged " +
+      "iko-plus:environment=production. SKIPPED: the lab has no gcp resource plugin (pulumi-resource-gcp is not built " +
+      "by lab/build.sh and cannot be downloaded here), and the engine cannot register a gcp:container/cluster:Cluster " +
+      "without it, so no policy ever sees one; the rule's function is tested in test/unit/policy-gke.test.ts");
+  });
+
+  describe("the lab stacks", () => {
+    const stacks: LabStack[] = [];
+    after(async () => {
+      for (const s of stacks) await s.remove();
+    });
+
+    async function previewClean(stack: LabStack): Promise<void> {
+      const res = await cli.run(["preview", "--stack", stack.name, "--policy-pack", "policy"]);
+      assert.strictEqual(res.code, 0, tail(res));
+      assert.match(res.stdout, /✅ iko-plus@v0\.1\.0 \(local: policy\)/, tail(res));
+      assert.deepStrictEqual(parseViolations(res.stdout), []);
+      assert.doesNotMatch(res.stdout + res.stderr, /can't run policy/);
+    }
+
+    it("lab-wfh: a preview reports no violation", async () => {
+      const stack = new LabStack(cli, "labtest-policy-wfh", "Pulumi.lab-wfh.yaml", {
+        "iko-plus:home": { name: "ikohome", kubeconfigPath: labKubeconfigPath("ikohome") },
+        "iko-plus:work": { name: "ikowork", kubeconfigPath: labKubeconfigPath("ikowork") },
+      });
+      stacks.push(stack);
+      await stack.init();
+      await previewClean(stack);
+    });
+
+    it("lab-fleet: a preview reports no violation", async () => {
+      const base = YAML.parse(fs.readFileSync(path.join(REPO, "Pulumi.lab-fleet.yaml"), "utf8")).config;
+      const clusters = (base["iko-plus:clusters"] as { name: string; kubeconfigPath: string }[]).map((c) => ({ ...c, kubeconfigPath: labKubeconfigPath(c.name) }));
+      const stack = new LabStack(cli, "labtest-policy-fleet", "Pulumi.lab-fleet.yaml", {
+        "iko-plus:clusters": clusters,
+        "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
+      });
+      stacks.push(stack);
+      await stack.init();
+      await cli.ok(["config", "set", "--secret", "--stack", stack.name, "irisLicenseKey", "IRIS-LICENSE-KEY-policy-test"]);
+      await cli.ok(["config", "set", "--secret", "--stack", stack.name, "shhhhSecretData", JSON.stringify({ password: "policy-test" })]);
+      await previewClean(stack);
+    });
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
