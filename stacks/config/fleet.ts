@@ -215,6 +215,9 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     fleetSecrets.push({ name, namespace, dataKey: dataKey ?? "", placement });
   });
   const clusterFailover = readClusterFailover(r, raw.clusterFailover);
+  if (clusterFailover && karmada.mode === "helm") {
+    problems.add("clusterFailover", raw.clusterFailover, "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)");
+  }
   for (const key of Object.keys(raw)) {
     if (!FLEET_KEYS.includes(key) && !referenced.has(key)) {
       problems.add(key, raw[key], `is not a known key; use one of: ${FLEET_KEYS.join(", ")} (or a secret key that an entry names)`, { secret: secretKeys.includes(`${PROJECT}:${key}`) });

@@ -164,6 +164,8 @@ describe("fleet DR keys: regions in placements, failover, clusterFailover", () =
   });
 
   const fleetCases: [string, (c: Record<string, unknown>) => void, string[]][] = [
+    ["cluster failover with Karmada installed by the chart", (c) => { c.clusters = [{ name: "h", cilium: { clusterId: 1 } }]; c.karmada = { mode: "helm", host: "h", endpoint: "https://127.0.0.1:32443" }; delete c.karmadaKubeconfigText; c.clusterFailover = true; },
+      ["iko-plus:clusterFailover: true needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)"]],
     ["regions that are not a list", (c) => { ((c.federatedIrisClusters as Record<string, unknown>[])[0].placement as Record<string, unknown>).affinities = [{ name: "primary", regions: "us-central1" }]; },
       ["iko-plus:federatedIrisClusters[0].placement.affinities[0].regions: \"us-central1\" must be a list of names, e.g. [\"ikoclone\"]"]],
     ["an empty failover", (c) => { (c.federatedIrisClusters as Record<string, unknown>[])[0].failover = {}; },
