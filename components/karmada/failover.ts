@@ -38,15 +38,6 @@ export function notReadyTaintPolicy(a: NotReadyTaintPolicyArgs): Obj {
   return { apiVersion: "policy.karmada.io/v1alpha1", kind: "ClusterTaintPolicy", metadata: { name: a.name }, spec };
 }
 
-/** The controller-manager flags and feature gates cluster failover needs (what the chart must set). */
-export const CLUSTER_FAILOVER_CONTROLLER_FLAGS = {
-  featureGates: { Failover: true },
-  extraCommandArgs: { "enable-no-execute-taint-eviction": "true", "no-execute-taint-eviction-purge-mode": "Gracefully" },
-} as const;
-
-/** The karmada-webhook flag a NoExecute ClusterTaintPolicy needs (the chart has no value for it). */
-export const CLUSTER_FAILOVER_WEBHOOK_FLAG = "--allow-no-execute-taint-policy=true";
-
 /** Declares the not-ready ClusterTaintPolicy in the Karmada API. */
 export function declareNotReadyTaintPolicy(resourceName: string, karmada: KarmadaHandle, args: NotReadyTaintPolicyArgs,
   opts: { parent?: pulumi.Resource; dependsOn?: pulumi.Resource[] } = {}): k8s.apiextensions.CustomResource {
