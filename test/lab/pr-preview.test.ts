@@ -3,7 +3,9 @@
  * project's committed files, two commits that differ in one placement (ikogke added to the fleet
  * IrisCluster's clusterNames) and one value (its serviceType), and `preview:pr --base <first>`
  * run in it. The command starts its own fresh lab, deploys the base, previews the second commit,
- * and must name exactly those two changes, and tear everything down.
+ * and must name exactly those two changes, and tear everything down. Only lab-fleet is compared:
+ * the command's lab runs beside the shared one during `npm test`, and every cluster costs memory
+ * and inotify instances (128 per user by default); lab-wfh adds two more clusters and ~80 s.
  */
 import * as assert from "assert";
 import * as child from "child_process";
@@ -68,16 +70,16 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
 
   it("deploys the base into a fresh lab, previews the head, and lists exactly the two changes", async () => {
     const out = path.join(tmp, "summary.md");
-    const res = await runCommand(repo, ["--base", baseSha, "--stacks", "lab-fleet,lab-wfh", "--lab-dir", labDir, "--out", out]);
+    const res = await runCommand(repo, ["--base", baseSha, "--stacks", "lab-fleet", "--lab-dir", labDir, "--out", out]);
     console.log(`      preview:pr took ${res.seconds.toFixed(1)} s`);
     assert.strictEqual(res.code, 0, `exit ${res.code}\n${res.stderr.slice(-3000)}\n${fs.existsSync(out) ? fs.readFileSync(out, "utf8").slice(0, 3000) : ""}`);
     commandTmp = /worktree in (\S+)\/base$/m.exec(res.stderr)?.[1];
     assert.strictEqual(res.stdout.trim(), out, "prints the summary's path");
     const md = fs.readFileSync(out, "utf8");
     assert.ok(md.startsWith("<!-- iko-plus-preview -->\n"), "starts with the marker the workflow finds its comment by");
-    assert.match(md, /^\| `lab-fleet` \| 0 \| 2 \| 0 \| 0 \| \d+ \|$/m, "fleet: two updates, nothing created, replaced or deleted");
-    assert.match(md, /^\| `lab-wfh` \| 0 \| 0 \| 0 \| 0 \| \d+ \|$/m, "wfh: no change");
-    assert.match(md, /^#### `lab-wfh`: no changes$/m);
+    const counts = /^\| `lab-fleet` \| 0 \| 2 \| 0 \| 0 \| (\d+) \|$/m.exec(md);
+    assert.ok(counts, "fleet: two updates, nothing created, replaced or deleted");
+    assert.ok(Number(counts[1]) > 20, `the unchanged resources are all counted (${counts[1]})`);
     const rows = md.split("\n").filter((l) => /^\| (create|update|replace|delete) \|/.test(l));
     assert.deepStrictEqual(rows, [
       "| update | `default-federated-iris-policy` | `kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy` | `spec.placement.clusterAffinity.clusterNames[1]` added `\"ikogke\"` |",
