@@ -21,6 +21,7 @@ export const clusterKubeconfigs = outputs.clusterKubeconfigs;
 export const joinedMembers = outputs.joinedMembers;
 export const federatedIrisClusters = outputs.federatedIrisClusters;
 export const fleetSecrets = outputs.fleetSecrets;
+export const fleetTls = outputs.fleetTls;
 // region (DR)
 export const memberKubeconfig = outputs.memberKubeconfig;
 export const joinedMember = outputs.joinedMember;
