@@ -40,9 +40,8 @@ export class PulumiCli {
   }
 
   /**
-   * Runs `pulumi <args>` in the project (or in `opts.cwd`, another project's folder: the lab's
-   * language host runs `.` relative to the working directory, so `-C` is not enough); resolves
-   * with the result whatever the exit code.
+   * Runs `pulumi <args>` in the project (or in `opts.cwd`, e.g. another Pulumi project's folder);
+   * resolves with the result whatever the exit code.
    */
   run(args: string[], opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
     return new Promise((resolve, reject) => {
