@@ -60,7 +60,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
   const members = cfg.clusters.filter((c) => c.join).map((c) => new KarmadaMember(`${c.name}-member`, {
     karmada,
     member: handle(c.name),
-    provider: c.join?.provider, region: c.join?.region, zones: c.join?.zones, labels: c.join?.labels,
+    provider: c.join?.provider, region: c.join?.region, zones: c.join?.zones, labels: c.join?.labels, access: c.join?.access,
     dependsOn: memberReady.get(c.name),
   }));
 

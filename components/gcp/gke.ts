@@ -1,9 +1,10 @@
 /**
  * GkeCluster: a regional or zonal GKE cluster with one node pool and Dataplane V2 (Cilium-based,
  * so no CiliumCni), exposed as a cluster handle. Neither kubeconfig uses the gcloud auth plugin:
- * the host kubeconfig carries the deploying identity's access token (refreshed on every run), and
- * the peer kubeconfig carries a long-lived token of a ServiceAccount made for peers (Karmada, a
- * remote operator) that cannot run gcloud.
+ * the host kubeconfig carries the deploying identity's access token (refreshed on every run). With
+ * `peerAccess: "cluster-admin"`, the peer kubeconfig carries a long-lived token of a cluster-admin
+ * ServiceAccount made for peers that cannot run gcloud (a remote operator in "admin" credentials
+ * mode); by default no such identity exists and the peer kubeconfig is the host one.
  */
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
@@ -28,6 +29,13 @@ export interface GkeClusterArgs {
   deletionProtection?: boolean;
   /** An explicit GCP provider. @default one made for this cluster, for `project` */
   gcpProvider?: gcp.Provider;
+  /**
+   * A long-lived identity for peers: "cluster-admin" makes the ServiceAccount iko-plus-peer bound
+   * to cluster-admin and puts its token in `peerKubeconfig`. @default "none": no ServiceAccount and
+   * no binding; `peerKubeconfig` is the host kubeconfig (the deploying identity's short-lived token).
+   * Karmada and the remote operator's ServiceAccount mode mint their own scoped identities instead.
+   */
+  peerAccess?: "none" | "cluster-admin";
 }
 
 /** Namespace and name of the peers' ServiceAccount on the cluster. */
@@ -82,6 +90,13 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
     this.kubeconfig = pulumi.secret(pulumi.all([this.endpoint, this.caData, client.accessToken]).apply(([server, caData, token]) =>
       tokenKubeconfig({ name: this.name, server, caData, token })));
     this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: this.name }, { parent: this });
+    this.peerKubeconfig = (args.peerAccess ?? "none") === "cluster-admin" ? this.peerAdminKubeconfig(name) : this.kubeconfig;
+    this.readyGate = [this.nodePool];
+    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
+  }
+
+  /** The cluster-admin ServiceAccount for peers, its binding and token; the token's kubeconfig. */
+  private peerAdminKubeconfig(name: string): pulumi.Output<string> {
     const onCluster = { parent: this, provider: this.provider, dependsOn: [this.nodePool] };
     const sa = new k8s.core.v1.ServiceAccount(`${name}-peer-sa`, { metadata: { name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE } }, onCluster);
     const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-peer-binding`, {
@@ -93,9 +108,7 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
       metadata: { name: `${PEER_SERVICE_ACCOUNT}-token`, namespace: PEER_NAMESPACE, annotations: { "kubernetes.io/service-account.name": PEER_SERVICE_ACCOUNT } },
       type: "kubernetes.io/service-account-token",
     }, { ...onCluster, dependsOn: [this.nodePool, sa, binding] });
-    this.peerKubeconfig = pulumi.secret(pulumi.all([this.endpoint, this.caData, token.data]).apply(([server, caData, data]) =>
+    return pulumi.secret(pulumi.all([this.endpoint, this.caData, token.data]).apply(([server, caData, data]) =>
       tokenKubeconfig({ name: this.name, server, caData, token: Buffer.from(data?.["token"] ?? "", "base64").toString("utf8") })));
-    this.readyGate = [this.nodePool];
-    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
   }
 }

@@ -42,11 +42,32 @@ export function tokenSecret(serviceAccount: string): Obj {
   };
 }
 
-/** The rules karmadactl grants Karmada's controllers on a Push member: everything. */
-export function memberClusterRoleRules(): Obj[] {
+/**
+ * What Karmada's controllers may do on a Push member:
+ * - "scoped": what a fleet of IrisClusters needs: read nodes and pods (cluster status and resource
+ *   summary), API discovery and health endpoints, and full control of the kinds this project
+ *   propagates (namespaces, Secrets, ConfigMaps, IrisClusters), and nothing else;
+ * - "cluster-admin": everything, as `karmadactl join` grants (needed to propagate other kinds).
+ */
+export type MemberAccess = "scoped" | "cluster-admin";
+
+export const MEMBER_ACCESS: readonly MemberAccess[] = ["scoped", "cluster-admin"];
+
+const ALL_VERBS = ["get", "list", "watch", "create", "update", "patch", "delete"];
+
+/** The ClusterRole rules for Karmada's controllers on a member, by access. */
+export function memberClusterRoleRules(access: MemberAccess = "scoped"): Obj[] {
+  if (access === "cluster-admin") {
+    return [
+      { apiGroups: ["*"], resources: ["*"], verbs: ["*"] },
+      { nonResourceURLs: ["*"], verbs: ["get"] },
+    ];
+  }
   return [
-    { apiGroups: ["*"], resources: ["*"], verbs: ["*"] },
-    { nonResourceURLs: ["*"], verbs: ["get"] },
+    { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
+    { apiGroups: [""], resources: ["namespaces", "secrets", "configmaps"], verbs: ALL_VERBS },
+    { apiGroups: ["intersystems.com"], resources: ["irisclusters", "irisclusters/status"], verbs: ALL_VERBS },
+    { nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*", "/version", "/healthz", "/readyz", "/livez"], verbs: ["get"] },
   ];
 }
 

@@ -10,7 +10,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
 import { KarmadaHandle } from "./control-plane";
 import {
-  IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
+  IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, MemberAccess, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
   memberNamespace, memberServiceAccountName, tokenSecret,
 } from "./join";
 
@@ -29,6 +29,13 @@ export interface KarmadaMemberArgs {
   zones?: string[];
   /** Labels on the Cluster object, for label-selector placement. @default none */
   labels?: Record<string, string>;
+  /**
+   * What Karmada's controllers may do on the member. @default "scoped": nodes and pods read,
+   * discovery and health endpoints, and namespaces, Secrets, ConfigMaps and IrisClusters, the kinds
+   * this project propagates; "cluster-admin" grants everything, as `karmadactl join` does (set it
+   * only to propagate other kinds).
+   */
+  access?: MemberAccess;
   /**
    * What must exist on the member before the Cluster object is created (IKO, the IrisCluster
    * CRD: Karmada's scheduler only places kinds a member serves). @default nothing
@@ -60,7 +67,7 @@ export class KarmadaMember extends pulumi.ComponentResource {
     const roleName = memberClusterRoleName(cluster);
     const role = new k8s.rbac.v1.ClusterRole(`${name}-member-role`, {
       metadata: { name: roleName },
-      rules: memberClusterRoleRules() as unknown as k8s.types.input.rbac.v1.PolicyRule[],
+      rules: memberClusterRoleRules(args.access ?? "scoped") as unknown as k8s.types.input.rbac.v1.PolicyRule[],
     }, onMember());
     const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-member-binding`, {
       metadata: { name: roleName },

@@ -11,14 +11,14 @@ import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { OverrideConfig, readOverrides, readPlacement, readTarget } from "./placement";
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, isObject } from "./read";
-import { ClusterTarget, Failover, Placement } from "../../components/karmada";
+import { ClusterTarget, Failover, MEMBER_ACCESS, MemberAccess, Placement } from "../../components/karmada";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
 
 export interface FleetClusterConfig extends ClusterConfig {
   iko: boolean;
-  join?: { provider?: string; region?: string; zones?: string[]; labels?: Record<string, string> };
+  join?: { provider?: string; region?: string; zones?: string[]; labels?: Record<string, string>; access: MemberAccess };
   gke?: { project?: string; location: string; nodeCount: number; machineType: string; deletionProtection: boolean };
   extraPortMappings: { containerPort: number; hostPort: number }[];
 }
@@ -87,12 +87,13 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {
     const j = obj.join === true ? {} : r.object(`${key}.join`, obj.join);
-    r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels"]);
+    r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access"]);
     const zones = j.zones === undefined ? undefined : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string") ? j.zones as string[] : undefined;
     if (j.zones !== undefined && zones === undefined) r.problems.add(`${key}.join.zones`, j.zones, "must be a list of zone names, e.g. [us-central1-a]");
     const labels = j.labels === undefined ? undefined : isObject(j.labels) && Object.values(j.labels).every((v) => typeof v === "string") ? j.labels as Record<string, string> : undefined;
     if (j.labels !== undefined && labels === undefined) r.problems.add(`${key}.join.labels`, j.labels, "must be a map of strings, e.g. {tier: dr}");
-    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels };
+    const access = r.oneOf(`${key}.join.access`, j.access, MEMBER_ACCESS, "scoped");
+    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels, access };
   }
   let gke: FleetClusterConfig["gke"];
   if (base.source === "gke") {

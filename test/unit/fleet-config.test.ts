@@ -56,6 +56,7 @@ describe("fleet config", () => {
     (raw.clusters as unknown[]).push({ name: "ikogke", source: "gke", gke: { location: "us-central1", project: "p" }, join: { provider: "gke", region: "us-central1" } });
     const cfg = validateConfig(raw, SECRET_KEYS);
     if (cfg.program !== "fleet") throw new Error("fleet");
+    assert.strictEqual(cfg.clusters[1].join?.access, "scoped", "Karmada gets scoped access unless configured otherwise");
     const gke = cfg.clusters[2];
     assert.deepStrictEqual([gke.source, gke.cilium.enabled, gke.gke?.deletionProtection, gke.gke?.nodeCount], ["gke", false, true, 1]);
   });
@@ -95,6 +96,8 @@ describe("fleet config", () => {
       "iko-plus:members: [] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover (or a secret key that an entry names)"],
     ["a licensed IRIS image without a license key", (c) => { const f = (c.federatedIrisClusters as Record<string, unknown>[])[0]; f.image = "containers.intersystems.com/intersystems/iris:2025.1"; delete f.licenseKeyConfig; delete c.irisLicenseKey; },
       'iko-plus:federatedIrisClusters[0].licenseKeyConfig: (not set) is required for the licensed image "containers.intersystems.com/intersystems/iris:2025.1"; name the Secret holding iris.key, or use an iris-community image'],
+    ["an unknown member access", (c) => { (c.clusters as Record<string, unknown>[])[1].join = { access: "admin" }; },
+      'iko-plus:clusters[1].join.access: "admin" is not allowed; use one of: scoped, cluster-admin'],
   ];
   for (const [title, mutate, expected] of cases) {
     it(`rejects ${title}`, () => {

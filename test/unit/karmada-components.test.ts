@@ -12,7 +12,7 @@ import { FAKE_ACCESS_TOKEN, FAKE_CA, Registered, fakeKubeconfig, installMocks, o
 const registered: Registered[] = installMocks();
 import { ExistingCluster } from "../../components/cluster";
 import { GkeCluster } from "../../components/gcp";
-import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember } from "../../components/karmada";
+import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, memberClusterRoleRules } from "../../components/karmada";
 import { KindCluster } from "../../components/kind";
 
 const since = (n: number) => registered.slice(n);
@@ -77,6 +77,7 @@ describe("Karmada components under mocks", () => {
     assert.deepStrictEqual((one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-impersonator-sa").inputs.metadata as { name: string }).name, "karmada-impersonator");
     const role = one(mine, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "ikoclone-member-member-role");
     assert.strictEqual((role.inputs.metadata as { name: string }).name, "karmada-controller-manager:karmada-ikoclone");
+    assert.deepStrictEqual(role.inputs.rules, memberClusterRoleRules("scoped"), "no cluster-admin unless configured");
     for (const r of [ns, role]) assert.strictEqual(r.provider, memberProv);
     const token = one(mine, "kubernetes:core/v1:Secret", "ikoclone-member-member-token");
     assert.strictEqual(token.inputs.type, "kubernetes.io/service-account-token");
@@ -169,13 +170,24 @@ describe("GkeCluster under mocks", () => {
     assert.strictEqual(hostDoc.users[0].user.token, FAKE_ACCESS_TOKEN);
     assert.strictEqual(hostDoc.users[0].user.exec, undefined, "no exec plugin");
     assert.strictEqual(hostDoc.clusters[0].cluster.server, "https://34.1.2.3");
-    const peer = await resolve(gke.peerKubeconfig);
+    // No cluster-admin identity unless asked for: the peer kubeconfig is the host one.
+    assert.strictEqual(mine.filter((r) => r.type.startsWith("kubernetes:")).length, 0, "no ServiceAccount, binding or token by default");
+    const hostPeer = await resolve(gke.peerKubeconfig);
+    assert.ok(hostPeer.secret);
+    assert.strictEqual(hostPeer.value, host.value);
+
+    const admin = new GkeCluster("admingke", { location: "us-central1", project: "proj-1", peerAccess: "cluster-admin" });
+    await settle(admin, admin.cluster, admin.nodePool, admin.provider);
+    const adminRes = since(n);
+    const peer = await resolve(admin.peerKubeconfig);
     assert.ok(peer.secret);
     assert.ok(!peer.value.includes("gke-gcloud-auth-plugin") && !peer.value.includes("exec"));
     assert.strictEqual(YAML.parse(peer.value).users[0].user.token, "fake-sa-token-abc", "the peers' ServiceAccount token");
-    const token = one(mine, "kubernetes:core/v1:Secret", "ikogke-peer-token");
-    assert.ok(token.dependencies.some((d) => d.endsWith("::ikogke-nodes")));
-    assert.strictEqual(token.provider, await providerUrn(gke.provider));
+    assert.deepStrictEqual(one(adminRes, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "admingke-peer-binding").inputs.roleRef,
+      { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" }, "cluster-admin only when configured");
+    const token = one(adminRes, "kubernetes:core/v1:Secret", "admingke-peer-token");
+    assert.ok(token.dependencies.some((d) => d.endsWith("::admingke-nodes")));
+    assert.strictEqual(token.provider, await providerUrn(admin.provider));
     const off = new GkeCluster("dev-gke", { location: "us-central1-a", deletionProtection: false });
     await settle(off, off.cluster);
     assert.strictEqual(one(since(n), "gcp:container/cluster:Cluster", "dev-gke-gke").inputs.deletionProtection, false);

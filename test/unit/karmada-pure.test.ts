@@ -18,7 +18,15 @@ describe("karmada join manifests (karmadactl's names)", () => {
       apiVersion: "v1", kind: "Secret", type: "kubernetes.io/service-account-token",
       metadata: { name: "karmada-ikoclone", namespace: "karmada-cluster", annotations: { "kubernetes.io/service-account.name": "karmada-ikoclone" } },
     });
-    assert.deepStrictEqual(memberClusterRoleRules(), [{ apiGroups: ["*"], resources: ["*"], verbs: ["*"] }, { nonResourceURLs: ["*"], verbs: ["get"] }]);
+    assert.deepStrictEqual(memberClusterRoleRules("cluster-admin"), [{ apiGroups: ["*"], resources: ["*"], verbs: ["*"] }, { nonResourceURLs: ["*"], verbs: ["get"] }]);
+    const all = ["get", "list", "watch", "create", "update", "patch", "delete"];
+    assert.deepStrictEqual(memberClusterRoleRules(), [
+      { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
+      { apiGroups: [""], resources: ["namespaces", "secrets", "configmaps"], verbs: all },
+      { apiGroups: ["intersystems.com"], resources: ["irisclusters", "irisclusters/status"], verbs: all },
+      { nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*", "/version", "/healthz", "/readyz", "/livez"], verbs: ["get"] },
+    ], "scoped by default: no wildcard, no RBAC, no workloads");
+    assert.deepStrictEqual(memberClusterRoleRules("scoped"), memberClusterRoleRules());
   });
   it("builds the Cluster object with placement fields only when given", () => {
     assert.deepStrictEqual(clusterObject({ name: "ikoclone", apiEndpoint: "https://10.0.0.3:6443", id: "uid-1" }), {
