@@ -47,7 +47,9 @@ export function tokenSecret(serviceAccount: string): Obj {
  * - "scoped": what a fleet of IrisClusters needs: read nodes and pods (cluster status and resource
  *   summary), API discovery and health endpoints, and full control of the kinds this project
  *   propagates (namespaces, Secrets, ConfigMaps, IrisClusters), and nothing else;
- * - "cluster-admin": everything, as `karmadactl join` grants (needed to propagate other kinds).
+ * - "cluster-admin": everything, as `karmadactl join` grants (needed to propagate other kinds, or
+ *   when Karmada runs its unifiedAuth controller, which pushes RBAC objects to members; the Helm
+ *   mode and the lab run Karmada with `--controllers=*,-unifiedAuth`).
  */
 export type MemberAccess = "scoped" | "cluster-admin";
 

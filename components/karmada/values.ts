@@ -49,8 +49,17 @@ export function karmadaValues(a: KarmadaValuesArgs): Record<string, unknown> {
     apiServer: { serviceType: "NodePort", nodePort: a.nodePort },
     certs: { mode: "auto", auto: { hosts } },
     kubectl: { image: chartImage(a.kubectlImage ?? KARMADA_KUBECTL_IMAGE) },
+    // Members grant Karmada scoped access (KarmadaMember): the unified-auth controller, which
+    // pushes an impersonation ClusterRole to every member, would need RBAC rights there.
+    controllerManager: { extraCommandArgs: { controllers: KARMADA_CONTROLLERS } },
   };
 }
+
+/**
+ * The controllers Karmada runs: all on-by-default ones except unifiedAuth (it writes RBAC on
+ * members, which scoped member access does not allow; its aggregated-API proxy is not used here).
+ */
+export const KARMADA_CONTROLLERS = "*,-unifiedAuth";
 
 /** The host part of an https URL (for the certificate), e.g. `127.0.0.1` of `https://127.0.0.1:32443`. */
 export function endpointHost(endpoint: string): string {

@@ -143,6 +143,9 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
         `--kubeconfig=${kubeconfigPath}`,
         "--leader-elect=false",
         "--cluster-status-update-frequency=10s",
+        // As the Helm mode (components/karmada/values.ts): no unified auth, which would write RBAC
+        // on members; KarmadaMember grants scoped access by default.
+        "--controllers=*,-unifiedAuth",
         // Cluster failover (off by default): the Failover gate starts the taint manager and the
         // ClusterTaintPolicy controller; NoExecute taints then evict bindings. Inert without a
         // ClusterTaintPolicy or a NoExecute taint, so other tests see no change.
