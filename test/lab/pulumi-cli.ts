@@ -6,6 +6,7 @@ import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { recordRun } from "./transcript";
 
 export const REPO = path.resolve(__dirname, "../..");
 
@@ -16,6 +17,15 @@ export function labBinDir(): string {
 }
 
 export interface RunResult { code: number; stdout: string; stderr: string }
+
+/** A `pulumi` run in progress (PulumiCli.start). */
+export interface RunningPulumi {
+  pid: number;
+  /** stdout and stderr so far, interleaved as they arrived. */
+  output(): string;
+  signal(sig: NodeJS.Signals): boolean;
+  done: Promise<RunResult>;
+}
 
 export class PulumiCli {
   readonly backendDir: string;
@@ -35,6 +45,8 @@ export class PulumiCli {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      // As scripts/pulumi.sh: Pulumi's default (4 x CPUs) queues independent members on small machines.
+      PULUMI_PARALLEL: process.env.PULUMI_PARALLEL ?? "64",
       NO_COLOR: "1",
     };
   }
@@ -52,9 +64,37 @@ export class PulumiCli {
       proc.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
       const timer = setTimeout(() => proc.kill("SIGINT"), opts.timeoutMs ?? 10 * 60_000);
       proc.on("error", reject);
-      proc.on("close", (code) => { clearTimeout(timer); resolve({ code: code ?? 1, stdout, stderr }); });
+      proc.on("close", (code) => {
+        clearTimeout(timer);
+        const res = { code: code ?? 1, stdout, stderr };
+        recordRun(this, args, res);
+        resolve(res);
+      });
       proc.stdin.end(opts.input ?? "");
     });
+  }
+
+  /**
+   * Starts `pulumi <args>` and returns at once: `output()` is stdout+stderr so far (to act while it
+   * runs, e.g. stop a cluster when a resource shows up), `signal()` sends a signal, `done` resolves
+   * with the result whatever the exit code.
+   */
+  start(args: string[], opts: { cwd?: string } = {}): RunningPulumi {
+    const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: opts.cwd ?? REPO, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let all = "";
+    proc.stdout.on("data", (d: Buffer) => { stdout += d.toString(); all += d.toString(); });
+    proc.stderr.on("data", (d: Buffer) => { stderr += d.toString(); all += d.toString(); });
+    const done = new Promise<RunResult>((resolve, reject) => {
+      proc.on("error", reject);
+      proc.on("close", (code, sig) => {
+        const res = { code: code ?? (sig ? 128 : 1), stdout, stderr };
+        recordRun(this, args, res);
+        resolve(res);
+      });
+    });
+    return { pid: proc.pid ?? -1, output: () => all, signal: (sig) => proc.kill(sig), done };
   }
 
   /** Runs `pulumi <args>` and fails with the output's tail when it exits non-zero. */
