@@ -5,14 +5,17 @@
  *   down            stop exactly the processes `up` started, verify, remove the lab folder
  *   status [--json] processes, memory, /readyz of every cluster; exit 1 unless healthy
  *   kubeconfig NAME print the admin kubeconfig path of a member (or "karmada")
+ *   stop OWNER/COMPONENT   stop one component (e.g. ikoclone/kube-apiserver, karmada/karmada-controller-manager)
+ *   start OWNER/COMPONENT  start it again, same command line, port and certs; waits until it serves
  *
  * Settings: see lab/src/config.ts (IKO_LAB_MEMBERS, IKO_LAB_KARMADA, IKO_LAB_DIR, ...).
  */
 import { LabError, labDirFromEnv, loadConfig } from "./config";
+import { parseComponent, startComponent, stopComponent } from "./control";
 import { down, status, up } from "./lab";
 import { readLabState } from "./state";
 
-const USAGE = "usage: cli.ts up | down | status [--json] | kubeconfig <name>";
+const USAGE = "usage: cli.ts up | down | status [--json] | kubeconfig <name> | stop <owner>/<component> | start <owner>/<component>";
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -59,6 +62,18 @@ async function main(argv: string[]): Promise<number> {
       const c = name === state.karmada?.name ? state.karmada : state.members.find((m) => m.name === name);
       if (!c) throw new LabError(`no cluster "${name}" in the lab (${[...state.members.map((m) => m.name), state.karmada?.name].filter(Boolean).join(", ")})`);
       console.log(c.kubeconfigPath);
+      return 0;
+    }
+    case "stop":
+    case "start": {
+      if (!rest[0]) throw new LabError(`${cmd}: name a component, e.g. ikoclone/kube-apiserver`);
+      const { owner, component } = parseComponent(rest[0]);
+      const t0 = Date.now();
+      const rec = cmd === "stop"
+        ? await stopComponent(labDirFromEnv(), owner, component)
+        : await startComponent(labDirFromEnv(), owner, component);
+      const verb = cmd === "stop" ? "stopped" : "started";
+      console.log(`${verb} ${owner}/${component} (pid ${rec.pid}) in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
       return 0;
     }
     default:

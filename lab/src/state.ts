@@ -51,6 +51,13 @@ export interface KarmadaInfo extends ClusterInfo {
   webhook: string;
 }
 
+/** A process stopped on purpose (lab/src/control.ts), with the command line to start it again. */
+export interface StoppedRecord extends ProcessRecord {
+  /** Its command line, binary first. */
+  argv: string[];
+  stoppedAt: string;
+}
+
 export interface LabState {
   version: 1;
   labDir: string;
@@ -63,6 +70,8 @@ export interface LabState {
   members: MemberInfo[];
   karmada?: KarmadaInfo;
   processes: ProcessRecord[];
+  /** Components stopped by `cli.ts stop` and not started again yet. */
+  stopped?: StoppedRecord[];
 }
 
 export function statePath(labDir: string = labDirFromEnv()): string {
