@@ -54,18 +54,26 @@ async function main(): Promise<void> {
 
   // 2. Scaling: one FederatedIrisCluster on every member.
   const byCount = new Map<number, number>();
+  const noopByCount = new Map<number, number>();
   for (const n of SCALE) {
     const times: number[] = [];
+    const noops: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       log(`scaling: ${n} members, run ${i + 1}/${RUNS}`);
-      times.push((await onFreshLab(memberNames(n), () => stackRun(memberNames(n)))).up);
+      const s = await onFreshLab(memberNames(n), () => stackRun(memberNames(n)));
+      times.push(s.up);
+      noops.push(s.noopPreview);
     }
     byCount.set(n, median(times));
+    noopByCount.set(n, median(noops));
     rows.push([`\`pulumi up\`, ${n} members`, `${fmt(median(times))} s`, times.map((x) => fmt(x)).join(", ")]);
+    rows.push([`no-change \`pulumi preview\`, ${n} members`, `${fmt(median(noops))} s`, noops.map((x) => fmt(x)).join(", ")]);
   }
   const lo = Math.min(...SCALE);
   const hi = Math.max(...SCALE);
   results.push([`up_${hi}_vs_${lo}`, fmt((byCount.get(hi) as number) / (byCount.get(lo) as number))]);
+  // The steady-state ratio on the largest fleet too (the fixed cost of a preview weighs less there).
+  results.push([`noop_preview_vs_up_${hi}`, fmt((noopByCount.get(hi) as number) / (byCount.get(hi) as number))]);
 
   // 3. Program cost under mocks, and the unit suite's wall time.
   const evals: number[] = [];
