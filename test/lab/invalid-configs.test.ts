@@ -1,6 +1,6 @@
 /**
- * Bad input, end to end: each invalid configuration below is previewed with the real CLI against
- * the lab. Every preview must fail with exactly one problem, naming the key, the bad value and the
+ * Bad input, end to end: each invalid configuration below (of the wfh, fleet and region stacks)
+ * is previewed with the real CLI against the lab. Every preview must fail with exactly one problem, naming the key, the bad value and the
  * fix, and the lab's clusters (and the stack) must hold no new object afterwards. The number
  * rejected is reported as `RESULT invalid_configs_rejected <n>`.
  */
@@ -20,7 +20,7 @@ type Config = Record<string, unknown>;
 interface Case {
   title: string;
   /** The lab stack file the case starts from. */
-  from: "Pulumi.lab-wfh.yaml" | "Pulumi.lab-fleet.yaml";
+  from: "Pulumi.lab-wfh.yaml" | "Pulumi.lab-fleet.yaml" | "Pulumi.lab-dr-us-central1.yaml";
   /** Changes to the stack's config (keys without the project prefix). */
   change: (c: Config, files: Files) => void;
   /** Secret config keys the case sets (without the project prefix), from the values set up once in before(). */
@@ -48,6 +48,8 @@ const wfh = (title: string, change: Case["change"], key: string, value: string, 
   ({ title, from: "Pulumi.lab-wfh.yaml", change, key, value, fix, secrets });
 const fleet = (title: string, change: Case["change"], key: string, value: string, fix: string, secrets?: string[]): Case =>
   ({ title, from: "Pulumi.lab-fleet.yaml", change, key, value, fix, secrets });
+const region = (title: string, change: Case["change"], key: string, value: string, fix: string): Case =>
+  ({ title, from: "Pulumi.lab-dr-us-central1.yaml", change, key, value, fix });
 
 const CASES: Case[] = [
   // The wfh stack (existing lab clusters, or kind clusters where the problem is about kind).
@@ -110,6 +112,13 @@ const CASES: Case[] = [
   fleet("a fleet Secret going nowhere", (c) => { delete (c.fleetSecrets as Config[])[0].clusterNames; }, "fleetSecrets[0]", "\"{...}\"", "sends the Secret nowhere; set clusterNames or labels"),
   fleet("a GKE member without a location", (c) => { (c.clusters as Config[]).push({ name: "ikogcp", source: "gke", gke: {} }); }, "clusters[2].gke.location", "(not set)", "is required for a GKE cluster"),
   fleet("a stray top-level key", (c) => { c.members = []; }, "members", "[]", "is not a known key"),
+  // A region stack (DR): its member joins the fleet stack's Karmada.
+  region("a fleet stack name that is not a stack name", (c) => { c.fleetStack = "organization/iko plus/dr-fleet"; }, "fleetStack", "\"organization/iko plus/dr-fleet\"", "is not a stack name; use <stack> or <org>/<project>/<stack>"),
+  region("a region stack naming itself as its fleet", (c) => { c.fleetStack = "labtest-invalid"; }, "fleetStack", "\"labtest-invalid\"", "is this region stack itself; name the fleet stack that runs Karmada"),
+  region("a region name with capitals and a space", (c) => { c.region = "US Central"; }, "region", "\"US Central\"", "is not a region name; use lowercase letters, digits and '-'"),
+  region("zones given as one string, not a list", (c) => { c.zones = "us-central1-a"; }, "zones", "\"us-central1-a\"", "must be a non-empty list of zone names"),
+  region("a misspelled region key", (c) => { c.regoin = c.region; }, "regoin", "\"us-central1\"", "is not a known key"),
+  region("a region member without the CRD to place IrisClusters", (c) => { delete (c.iko as Config).crdManifestPath; }, "iko.crdManifestPath", "(not set)", "Karmada places IrisClusters only on members that serve the CRD"),
   fleet("a licensed IRIS image without a license key", (c) => { fic(c).image = "containers.intersystems.com/intersystems/iris:2025.1"; delete fic(c).licenseKeyConfig; }, "federatedIrisClusters[0].licenseKeyConfig", "(not set)", "is required for the licensed image"),
 ];
 
@@ -177,6 +186,7 @@ describe("lab: invalid configurations are rejected by pulumi preview, one messag
       for (const name of ["home", "work"]) if (cfg[name]) (cfg[name] as Config).kubeconfigPath = labKubeconfigPath((cfg[name] as Config).name as string);
       if (Array.isArray(cfg.clusters)) for (const m of cfg.clusters as Config[]) m.kubeconfigPath = labKubeconfigPath(m.name as string);
       if (cfg.karmada) (cfg.karmada as Config).kubeconfigPath = labKubeconfigPath("karmada");
+      if (cfg.member) (cfg.member as Config).kubeconfigPath = labKubeconfigPath((cfg.member as Config).name as string);
       c.change(cfg, files);
       const config: Config = { "pulumi:disable-default-providers": ["kubernetes"] };
       for (const [k, v] of Object.entries(cfg)) config[`iko-plus:${k}`] = v;
