@@ -6,7 +6,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
 import { CrdMirror, IkoHomeOperator } from "../components/iko";
-import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, declareIrisInterpreter, declareNotReadyTaintPolicy } from "../components/karmada";
+import {
+  FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, Placement, declareIrisInterpreter, declareNotReadyTaintPolicy, selectableMembers,
+} from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
 import { FleetConfig } from "./config";
 import { FleetTlsStackOutputs, declareFleetTls, federatedIrisManifest, fleetTlsOutputs, tlsDependencies } from "./tls";
@@ -64,9 +66,16 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     dependsOn: memberReady.get(c.name),
   }));
 
+  // A federated object waits for (and on destroy goes before) the joins its placement can select,
+  // and only those: a member that is down holds back nothing placed elsewhere.
+  const placeable = cfg.clusters.filter((c) => c.join).map((c) => ({ name: c.name, labels: c.join?.labels, region: c.join?.region }));
+  const joinsFor = (p: Placement) => {
+    const names = selectableMembers(p, placeable);
+    return members.filter((m) => names.includes(m.clusterName));
+  };
+
   // Fleet TLS: the CA and certificates on its members, before the IrisClusters that mount them.
   const fleetTls = declareFleetTls(cfg.fleetTls, cfg.federatedIrisClusters, handle, env.secretObjects);
-  // Federated objects depend on the joins, so destroy removes them (and their clones) first.
   const federated = cfg.federatedIrisClusters.map((f) => new FederatedIrisCluster(`${f.namespace}-${f.name}`, {
     karmada,
     irisCluster: federatedIrisManifest(f, fleetTls),
@@ -77,13 +86,13 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     licenseKey: f.licenseKeyConfig ? env.secretObjects[f.licenseKeyConfig] as pulumi.Output<string> : undefined,
     secrets: f.secrets,
     configMaps: f.configMaps,
-    dependsOn: [...karmadaCrd, interpreter, ...members, ...tlsDependencies(f, fleetTls)],
+    dependsOn: [...karmadaCrd, interpreter, ...joinsFor(f.placement), ...tlsDependencies(f, fleetTls)],
   }));
   for (const s of cfg.fleetSecrets) {
     new FleetSecret(`${s.namespace}-${s.name}`, {
       karmada, name: s.name, namespace: s.namespace, placement: s.placement,
       data: env.secretObjects[s.dataKey] as pulumi.Output<Record<string, string>>,
-      dependsOn: members,
+      dependsOn: joinsFor(s.placement),
     });
   }
   // Cluster failover: not-ready Clusters get a NoExecute taint, so Karmada evicts and reschedules.

@@ -44,6 +44,31 @@ export interface Placement extends ClusterTarget {
   spreadConstraints?: SpreadConstraint[];
 }
 
+/** A member as placements see it: its name, the labels and region on its Karmada Cluster. */
+export interface PlaceableMember {
+  name: string;
+  labels?: Record<string, string>;
+  region?: string;
+}
+
+/** Whether a target (all of its filters, as Karmada ANDs them) selects a member. */
+export function targetSelects(t: ClusterTarget, m: PlaceableMember): boolean {
+  if (t.clusterNames && t.clusterNames.length > 0 && !t.clusterNames.includes(m.name)) return false;
+  if (t.labels && Object.entries(t.labels).some(([k, v]) => m.labels?.[k] !== v)) return false;
+  if (t.regions && t.regions.length > 0 && (m.region === undefined || !t.regions.includes(m.region))) return false;
+  return true;
+}
+
+/**
+ * The names of the members a placement can put an object on: those its target selects, or for
+ * ordered affinities those any group selects. A federated object waits only for these joins, so
+ * a member that is down does not hold back objects placed elsewhere.
+ */
+export function selectableMembers(p: Placement, members: PlaceableMember[]): string[] {
+  const targets: ClusterTarget[] = p.affinities && p.affinities.length > 0 ? p.affinities : [p];
+  return members.filter((m) => targets.some((t) => targetSelects(t, m))).map((m) => m.name);
+}
+
 export function clusterAffinity(t: ClusterTarget): Obj {
   const a: Obj = {};
   if (t.clusterNames && t.clusterNames.length > 0) a.clusterNames = [...t.clusterNames];

@@ -1,0 +1,66 @@
+/**
+ * A federated object waits only for the joins its placement can select, so a member that is down
+ * holds back nothing placed elsewhere (issue 6: the other members converge).
+ */
+import * as assert from "assert";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { PlaceableMember, selectableMembers, targetSelects } from "../../components/karmada";
+import { Registered, fakeKubeconfig, installMocks } from "./mocks";
+
+const registered: Registered[] = installMocks();
+
+const MEMBERS: PlaceableMember[] = [
+  { name: "ikoclone", labels: { role: "clone" }, region: "local" },
+  { name: "ikogke", labels: { role: "stretched" }, region: "us-central1" },
+  { name: "ikowork", region: "europe-west1" },
+];
+
+describe("placements select members", () => {
+  it("by name, by labels and by region, every filter of a target at once (as Karmada ANDs them)", () => {
+    assert.deepStrictEqual(selectableMembers({ clusterNames: ["ikogke"] }, MEMBERS), ["ikogke"]);
+    assert.deepStrictEqual(selectableMembers({ labels: { role: "clone" } }, MEMBERS), ["ikoclone"]);
+    assert.deepStrictEqual(selectableMembers({ regions: ["us-central1", "europe-west1"] }, MEMBERS), ["ikogke", "ikowork"]);
+    assert.deepStrictEqual(selectableMembers({ clusterNames: ["ikoclone", "ikogke"], labels: { role: "stretched" } }, MEMBERS), ["ikogke"]);
+    assert.strictEqual(targetSelects({ labels: { role: "clone" } }, { name: "x" }), false, "a member without labels");
+  });
+  it("ordered affinities select what any group selects", () => {
+    assert.deepStrictEqual(selectableMembers({ affinities: [{ name: "primary", regions: ["us-central1"] }, { name: "dr", clusterNames: ["ikowork"] }] }, MEMBERS), ["ikogke", "ikowork"]);
+  });
+});
+
+describe("fleet stack: federated objects wait only for the joins they can use", () => {
+  it("an IrisCluster placed on ikoclone does not wait for ikogke's join; a fleet Secret for ikogke does not wait for ikoclone's", async () => {
+    const { validateConfig, fleetStack } = await import("../../stacks");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-deps-"));
+    const kc = (name: string) => { const f = path.join(dir, `${name}.kubeconfig`); fs.writeFileSync(f, fakeKubeconfig(name, "https://127.0.0.1:6443")); return f; };
+    const cfg = validateConfig({
+      program: "fleet",
+      clusters: [
+        { name: "ikoclone", kubeconfigPath: kc("ikoclone"), iko: false, join: { labels: { role: "clone" } } },
+        { name: "ikogke", kubeconfigPath: kc("ikogke"), iko: false, join: { labels: { role: "stretched" } } },
+      ],
+      karmada: { mode: "existing", kubeconfigPath: kc("karmada") },
+      iko: { chartPath: path.resolve(__dirname, "../fixtures/iko-chart/iris-operator"), crdManifestPath: path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml") },
+      federatedIrisClusters: [{ name: "iris-a", image: "containers.intersystems.com/intersystems/iris-community:2025.1", placement: { labels: { role: "clone" } } }],
+      fleetSecrets: [{ name: "s", dataKey: "sData", clusterNames: ["ikogke"] }],
+      sData: { password: "p" },
+    }, ["iko-plus:sData"]);
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    const n = registered.length;
+    fleetStack(cfg, { secrets: {}, secretObjects: { sData: { apply: () => undefined } as never } });
+    await new Promise((r) => setTimeout(r, 500));
+    const mine = registered.slice(n);
+    const deps = (type: string, name: string) => {
+      const r = mine.find((x) => x.type === type && x.name === name);
+      assert.ok(r, `${name} registered`);
+      return r.dependencies.map((d) => d.split("::").pop() as string);
+    };
+    const template = deps("kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-iris-a-template");
+    assert.ok(template.includes("ikoclone-member-cluster"), `the template waits for ikoclone's join: ${template.join(" ")}`);
+    assert.ok(!template.some((d) => d.startsWith("ikogke-")), `and for nothing of ikogke's: ${template.join(" ")}`);
+    const secret = deps("kubernetes:core/v1:Secret", "default-s-secret");
+    assert.ok(secret.includes("ikogke-member-cluster") && !secret.some((d) => d.startsWith("ikoclone-")), `the fleet Secret waits for ikogke's join only: ${secret.join(" ")}`);
+  });
+});
