@@ -6,6 +6,7 @@ import { fakeKubeconfig } from "./mocks";
 
 const KUBECONFIG = fakeKubeconfig("ikowork", "https://127.0.0.1:6443");
 const PEM = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+const RSA_PEM = crypto.generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
 const JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2EifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ";
 const FIX = "make it a secret: wrap the value in pulumi.secret() (or read it with config.requireSecret), or keep it in a Kubernetes Secret";
 
@@ -20,7 +21,7 @@ describe("policy no-plain-credentials: detectors", () => {
   it("recognises PEM private keys, also base64-encoded, but not certificates", () => {
     assert.strictEqual(hasPrivateKey(PEM), true);
     assert.strictEqual(hasPrivateKey(`client-key-data: ${Buffer.from(PEM).toString("base64")}`), true);
-    assert.strictEqual(hasPrivateKey("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----"), true);
+    assert.strictEqual(hasPrivateKey(RSA_PEM), true, "PKCS#1 (BEGIN RSA PRIVATE KEY)");
     assert.strictEqual(hasPrivateKey("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"), false);
     assert.strictEqual(hasPrivateKey(Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBxyzxyzxyz\n").toString("base64")), false);
   });
