@@ -5,13 +5,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { CiliumCni } from "../components/cilium";
 import { ClusterHandle, ExistingCluster } from "../components/cluster";
 import { GkeCluster } from "../components/gcp";
-import { KindCluster } from "../components/kind";
+import { KindCluster, RegistryMirror } from "../components/kind";
 import { ClusterConfig, FleetClusterConfig } from "./config";
 
 /** Options shared by every cluster of a stack. */
 export interface ClusterEnv {
   /** Secret config values by key (e.g. workKubeconfig). */
   secrets: Record<string, pulumi.Output<string>>;
+  /** The stack's registry mirror: every kind cluster pulls its images through it. */
+  registryMirror?: RegistryMirror;
 }
 
 /** Declares the cluster and, when enabled, Cilium on it; returns the handle gated on the CNI. */
@@ -32,6 +34,7 @@ export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfi
       serviceSubnet: c.kind.serviceSubnet,
       disableDefaultCNI: c.cilium.enabled,
       extraPortMappings: c.extraPortMappings,
+      registryMirror: env.registryMirror,
     });
   } else {
     handle = new ExistingCluster(c.name, c.kubeconfigPath !== undefined

@@ -44,6 +44,11 @@ export function validateConfig(raw: Record<string, unknown>, secretKeys: string[
   return raw.program === "fleet" ? validateFleetConfig(raw, secretKeys) : validateWfhConfig(raw);
 }
 
+/** The outputs that have a value: a program's optional outputs it did not make are left out. */
+export function definedOutputs(outputs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(outputs).filter(([, v]) => v !== undefined));
+}
+
 /** Runs the stack program; returns its outputs (secret ones stay secret). */
 export function runProgram(): Record<string, unknown> {
   const config = new pulumi.Config(PROJECT);
@@ -68,12 +73,13 @@ export function runProgram(): Record<string, unknown> {
   const secrets: Record<string, pulumi.Output<string>> = {};
   const clusters = cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
   for (const c of clusters) if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
-  if (cfg.program === "wfh") return { program: cfg.program, ...wfhStack(cfg, { secrets }) };
-  if (cfg.program === "region") return { program: cfg.program, ...regionStack(cfg, { secrets }) };
+  const registryMirror = cfg.registryMirror;
+  if (cfg.program === "wfh") return { program: cfg.program, ...wfhStack(cfg, { secrets, registryMirror }) };
+  if (cfg.program === "region") return { program: cfg.program, ...regionStack(cfg, { secrets, registryMirror }) };
   if (cfg.karmada.kubeconfigSecret) secrets[cfg.karmada.kubeconfigSecret] = config.requireSecret(cfg.karmada.kubeconfigSecret);
   const secretObjects: Record<string, pulumi.Output<unknown>> = {};
   for (const f of cfg.federatedIrisClusters) if (f.licenseKeyConfig) secretObjects[f.licenseKeyConfig] = config.requireSecret(f.licenseKeyConfig);
   for (const s of cfg.fleetSecrets) secretObjects[s.dataKey] = config.requireSecretObject(s.dataKey);
   for (const k of fleetTlsSecretKeys(cfg.fleetTls)) secretObjects[k] = config.requireSecret(k);
-  return { program: cfg.program, ...fleetStack(cfg, { secrets, secretObjects }) };
+  return { program: cfg.program, ...fleetStack(cfg, { secrets, secretObjects, registryMirror }) };
 }

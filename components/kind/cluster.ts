@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
 import { parseKubeconfig } from "../kubeconfig";
 import { KindConfigArgs, kindConfigYaml } from "./config";
+import { checkRegistryMirror, mirrorNodeFiles } from "./mirror";
 import { KindClusterInputs, KindClusterProvider } from "./provider";
 
 export interface KindClusterArgs extends KindConfigArgs {
@@ -15,6 +16,30 @@ export interface KindClusterArgs extends KindConfigArgs {
   kindCommand?: string;
   /** The docker executable kind drives. @default "docker" on PATH */
   dockerCommand?: string;
+  /**
+   * How long creating waits for every node to be Ready; then it fails, naming the nodes and why,
+   * and deletes the cluster. @default 300 seconds
+   */
+  readyTimeoutSeconds?: number;
+}
+
+/** Default of `readyTimeoutSeconds`. */
+export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
+
+/**
+ * Problems of KindCluster args that only this component knows, as `[field, value, problem]`
+ * (the stack config reports the same problems under its own keys).
+ */
+export function checkKindClusterArgs(args: KindClusterArgs): [string, unknown, string][] {
+  const problems: [string, unknown, string][] = [];
+  if (args.registryMirror) {
+    for (const [field, value, problem] of checkRegistryMirror(args.registryMirror)) problems.push([`registryMirror.${field}`, value, problem]);
+  }
+  const t = args.readyTimeoutSeconds;
+  if (t !== undefined && (!Number.isInteger(t) || t < 10 || t > 3600)) {
+    problems.push(["readyTimeoutSeconds", t, "must be a whole number of seconds from 10 to 3600"]);
+  }
+  return problems;
 }
 
 /**
@@ -46,6 +71,10 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
   declare public readonly configYaml: string;
 
   constructor(name: string, args: KindClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    const problems = checkKindClusterArgs(args);
+    if (problems.length > 0) {
+      throw new Error(`KindCluster "${name}": ` + problems.map(([f, v, p]) => `${f}: ${JSON.stringify(v)} ${p}`).join("; "));
+    }
     super("iko-plus:kind:KindCluster", name, {}, opts);
     this.name = args.clusterName ?? name;
     this.configYaml = kindConfigYaml(args);
@@ -54,6 +83,8 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
       configYaml: this.configYaml,
       kindCommand: args.kindCommand ?? "kind",
       dockerCommand: args.dockerCommand ?? "docker",
+      nodeFiles: args.registryMirror ? mirrorNodeFiles(args.registryMirror) : [],
+      readyTimeoutSeconds: args.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS,
     }, { parent: this });
     this.kubeconfig = pulumi.secret(cluster.kubeconfig);
     this.peerKubeconfig = pulumi.secret(cluster.peerKubeconfig);

@@ -3,6 +3,7 @@
  * @see https://kind.sigs.k8s.io/docs/user/configuration/
  */
 import * as YAML from "yaml";
+import { RegistryMirror, mirrorContainerdPatch } from "./mirror";
 
 /** kind v0.30.0's node image for Kubernetes 1.34.0, pinned by digest. */
 export const DEFAULT_NODE_IMAGE =
@@ -34,13 +35,39 @@ export interface KindConfigArgs {
   serviceSubnet?: string;
   /** Host port mappings on the control-plane node (e.g. a Karmada API NodePort). @default none */
   extraPortMappings?: KindPortMapping[];
+  /**
+   * Pull every image of the mirrored registries from one local OCI registry (air-gapped).
+   * @default none: nodes pull from the registries themselves
+   */
+  registryMirror?: RegistryMirror;
+}
+
+/** A kind node in the `kind.x-k8s.io/v1alpha4` config. */
+export interface KindNode {
+  role: "control-plane" | "worker";
+  image: string;
+  extraPortMappings?: Required<KindPortMapping>[];
+}
+
+/** The `kind.x-k8s.io/v1alpha4` Cluster config (the fields iko-plus sets). */
+export interface KindConfig {
+  kind: "Cluster";
+  apiVersion: "kind.x-k8s.io/v1alpha4";
+  nodes: KindNode[];
+  networking?: {
+    disableDefaultCNI?: boolean;
+    kubeProxyMode?: "ipvs" | "nftables" | "none";
+    podSubnet?: string;
+    serviceSubnet?: string;
+  };
+  containerdConfigPatches?: string[];
 }
 
 /** The kind config object for these args. Keys kind would default are left out. */
-export function kindConfig(args: KindConfigArgs): Record<string, unknown> {
+export function kindConfig(args: KindConfigArgs): KindConfig {
   const image = args.nodeImage ?? DEFAULT_NODE_IMAGE;
   const workers = args.workers ?? 1;
-  const controlPlane: Record<string, unknown> = { role: "control-plane", image };
+  const controlPlane: KindNode = { role: "control-plane", image };
   if (args.extraPortMappings && args.extraPortMappings.length > 0) {
     controlPlane.extraPortMappings = args.extraPortMappings.map((m) => ({
       containerPort: m.containerPort,
@@ -49,15 +76,16 @@ export function kindConfig(args: KindConfigArgs): Record<string, unknown> {
       protocol: m.protocol ?? "TCP",
     }));
   }
-  const nodes: Record<string, unknown>[] = [controlPlane];
+  const nodes: KindNode[] = [controlPlane];
   for (let i = 0; i < workers; i++) nodes.push({ role: "worker", image });
-  const networking: Record<string, unknown> = {};
+  const networking: NonNullable<KindConfig["networking"]> = {};
   if (args.disableDefaultCNI ?? true) networking.disableDefaultCNI = true;
   if (args.kubeProxyMode && args.kubeProxyMode !== "iptables") networking.kubeProxyMode = args.kubeProxyMode;
   if (args.podSubnet) networking.podSubnet = args.podSubnet;
   if (args.serviceSubnet) networking.serviceSubnet = args.serviceSubnet;
-  const config: Record<string, unknown> = { kind: "Cluster", apiVersion: "kind.x-k8s.io/v1alpha4", nodes };
+  const config: KindConfig = { kind: "Cluster", apiVersion: "kind.x-k8s.io/v1alpha4", nodes };
   if (Object.keys(networking).length > 0) config.networking = networking;
+  if (args.registryMirror) config.containerdConfigPatches = [mirrorContainerdPatch()];
   return config;
 }
 

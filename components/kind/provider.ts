@@ -6,6 +6,8 @@
  * This module is serialised into the dynamic provider process, so it only uses Node built-ins.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { configNodeImage, createFailureMessage, kubeletFailure, nodeReadiness } from "./diagnose";
+import type { NodeFile } from "./mirror";
 
 export interface KindClusterInputs {
   /** kind cluster name. */
@@ -16,6 +18,10 @@ export interface KindClusterInputs {
   kindCommand: string;
   /** The docker executable kind drives (name on PATH or path). */
   dockerCommand: string;
+  /** Files written into every node right after `kind create cluster` (registry host files). */
+  nodeFiles: NodeFile[];
+  /** How long create waits for every node to be Ready before it fails and deletes the cluster. */
+  readyTimeoutSeconds: number;
 }
 
 export interface KindClusterState extends KindClusterInputs {
@@ -25,8 +31,8 @@ export interface KindClusterState extends KindClusterInputs {
   peerKubeconfig: string;
 }
 
-/** Inputs whose change replaces the cluster; the executables can change freely. */
-export const REPLACING_INPUTS: (keyof KindClusterInputs)[] = ["name", "configYaml"];
+/** Inputs whose change replaces the cluster; the executables and the timeout can change freely. */
+export const REPLACING_INPUTS: (keyof KindClusterInputs)[] = ["name", "configYaml", "nodeFiles"];
 
 interface RunResult { status: number; stdout: string; stderr: string }
 
@@ -76,10 +82,57 @@ function getKubeconfig(kindCommand: string, name: string, internal: boolean): st
   return res.stdout;
 }
 
+/** The node containers of a cluster (`kind get nodes`), which are also its Kubernetes node names. */
+function listNodes(kindCommand: string, name: string): string[] {
+  const res = run(kindCommand, ["get", "nodes", "--name", name], "kind");
+  if (res.status !== 0) throw new Error(`kind get nodes --name ${name} failed: ${res.stderr.trim().slice(0, 400)}`);
+  return res.stdout.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith("No kind nodes")).sort();
+}
+
+/** Writes one file into a node container (contents on stdin, so nothing lands on the host). */
+function writeNodeFile(dockerCommand: string, node: string, file: NodeFile): void {
+  const script = "mkdir -p \"$(dirname \"$1\")\" && cat > \"$1\"";
+  const res = run(dockerCommand, ["exec", "-i", node, "sh", "-c", script, "sh", file.path], "docker", file.content);
+  if (res.status !== 0) throw new Error(`writing ${file.path} into kind node ${node} failed: ${res.stderr.trim().slice(0, 400)}`);
+}
+
+/**
+ * Waits until every node is Ready (kind returns success while a worker's kubelet is dead). A
+ * kubelet that died of a known cause fails at once with that cause and its fix; otherwise the
+ * wait fails after `readyTimeoutSeconds`, naming the nodes that are not Ready and why.
+ */
+async function waitForReadyNodes(inputs: KindClusterInputs, nodes: string[]): Promise<void> {
+  const controlPlane = nodes.find((n) => n.endsWith("-control-plane")) ?? `${inputs.name}-control-plane`;
+  const deadline = Date.now() + inputs.readyTimeoutSeconds * 1000;
+  let lastCheck = 0;
+  for (;;) {
+    const res = run(inputs.dockerCommand, ["exec", controlPlane, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf", "get", "nodes", "-o", "json"], "docker");
+    const state = nodeReadiness(res.status === 0 ? res.stdout : "", nodes);
+    if (state.notReady.length === 0) return;
+    const timedOut = Date.now() >= deadline;
+    if (timedOut || Date.now() - lastCheck > 10_000) {
+      lastCheck = Date.now();
+      for (const n of state.notReady) {
+        const journal = run(inputs.dockerCommand, ["exec", n.name, "journalctl", "-u", "kubelet", "--no-pager", "-o", "cat", "-n", "300"], "docker");
+        const cause = kubeletFailure(journal.stdout);
+        if (cause) throw new Error(`kind cluster "${inputs.name}": node ${n.name} never became Ready: ${cause}`);
+      }
+    }
+    if (timedOut) {
+      const which = state.notReady.map((n) => `${n.name} (${n.reason})`).join(", ");
+      throw new Error(`kind cluster "${inputs.name}": nodes not Ready after ${inputs.readyTimeoutSeconds} s: ${which}; ` +
+        `see \`docker exec <node> journalctl -u kubelet\`, or raise readyTimeoutSeconds on a slow machine`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
   async diff(_id: string, olds: KindClusterState, news: KindClusterInputs): Promise<pulumi.dynamic.DiffResult> {
-    const replaces = REPLACING_INPUTS.filter((k) => olds[k] !== news[k]);
-    const changed = replaces.length > 0 || olds.kindCommand !== news.kindCommand || olds.dockerCommand !== news.dockerCommand;
+    // State written before nodeFiles existed has none: the same as an empty list.
+    const same = (k: keyof KindClusterInputs) => JSON.stringify(olds[k] ?? (k === "nodeFiles" ? [] : undefined)) === JSON.stringify(news[k]);
+    const replaces = REPLACING_INPUTS.filter((k) => !same(k));
+    const changed = replaces.length > 0 || !same("kindCommand") || !same("dockerCommand") || !same("readyTimeoutSeconds");
     return { changes: changed, replaces, deleteBeforeReplace: true };
   }
 
@@ -96,8 +149,15 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
     try {
       const file = path.join(dir, "kubeconfig");
       const res = run(inputs.kindCommand, ["create", "cluster", "--name", inputs.name, "--config", "-", "--kubeconfig", file], "kind", inputs.configYaml);
-      if (res.status !== 0) {
-        throw new Error(`kind create cluster --name ${inputs.name} failed: ${res.stderr.trim().slice(-800)}`);
+      if (res.status !== 0) throw new Error(createFailureMessage(inputs.name, res.stderr, configNodeImage(inputs.configYaml)));
+      try {
+        const nodes = listNodes(inputs.kindCommand, inputs.name);
+        for (const node of nodes) for (const f of inputs.nodeFiles ?? []) writeNodeFile(inputs.dockerCommand, node, f);
+        await waitForReadyNodes(inputs, nodes);
+      } catch (err) {
+        // A cluster that never became usable is not left behind: the next `up` starts afresh.
+        run(inputs.kindCommand, ["delete", "cluster", "--name", inputs.name, "--kubeconfig", file], "kind");
+        throw err;
       }
       const kubeconfig = fs.readFileSync(file, "utf8");
       const peerKubeconfig = getKubeconfig(inputs.kindCommand, inputs.name, true);
@@ -119,8 +179,21 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
   }
 
   async delete(id: string, props: KindClusterState): Promise<void> {
-    // `kind delete cluster` succeeds when the cluster does not exist, so delete is idempotent.
-    const res = run(props.kindCommand, ["delete", "cluster", "--name", id], "kind");
-    if (res.status !== 0) throw new Error(`kind delete cluster --name ${id} failed: ${res.stderr.trim().slice(0, 400)}`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fs: typeof import("fs") = require("fs");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const os: typeof import("os") = require("os");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const path: typeof import("path") = require("path");
+    // `kind delete cluster` succeeds when the cluster does not exist, so delete is idempotent. It
+    // also removes the cluster's context from a kubeconfig: point it at a private empty one, so
+    // the user's ~/.kube/config is never touched.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-kind-"));
+    try {
+      const res = run(props.kindCommand, ["delete", "cluster", "--name", id, "--kubeconfig", path.join(dir, "kubeconfig")], "kind");
+      if (res.status !== 0) throw new Error(`kind delete cluster --name ${id} failed: ${res.stderr.trim().slice(0, 400)}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
 }

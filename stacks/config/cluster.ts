@@ -4,6 +4,7 @@
  */
 import * as fs from "fs";
 import { KubeconfigError, parseKubeconfig } from "../../components/kubeconfig";
+import { RegistryMirror, checkRegistryMirror } from "../../components/kind";
 import { checkCidr, checkCiliumClusterId, checkClusterName, checkImageRef } from "../../components/names";
 import { Raw, Reader } from "./read";
 
@@ -125,6 +126,29 @@ export function checkClusterSet(r: Reader, clusters: ClusterConfig[], overlaps: 
       }
     }
   }
+}
+
+/**
+ * Reads the stack's `registryMirror` (every kind cluster of the stack pulls through it); the rules
+ * are KindCluster's own (`checkRegistryMirror`), reported under this key.
+ */
+export function readRegistryMirror(r: Reader, raw: unknown): RegistryMirror | undefined {
+  if (raw === undefined) return undefined;
+  const obj = r.object("registryMirror", raw);
+  r.unknownKeys("registryMirror", obj, ["endpoint", "registries"]);
+  const endpoint = r.string("registryMirror.endpoint", obj.endpoint);
+  if (endpoint === undefined) {
+    r.problems.add("registryMirror.endpoint", obj.endpoint, "is required; set the mirror as kind nodes reach it, e.g. http://iko-plus-registry:5000");
+    return undefined;
+  }
+  let registries: string[] | undefined;
+  if (obj.registries !== undefined) {
+    if (Array.isArray(obj.registries) && obj.registries.every((x) => typeof x === "string")) registries = obj.registries as string[];
+    else r.problems.add("registryMirror.registries", obj.registries, "must be a list of registry host names, e.g. [docker.io, quay.io]");
+  }
+  const mirror: RegistryMirror = registries ? { endpoint, registries } : { endpoint };
+  for (const [field, value, problem] of checkRegistryMirror(mirror)) r.problems.add(`registryMirror.${field}`, value, problem);
+  return mirror;
 }
 
 export type { Raw };

@@ -5,7 +5,8 @@
  */
 import { cidrsOverlap, checkDns1123Label, checkImageRef } from "../../components/names";
 import { Problems } from "../problems";
-import { ClusterConfig, checkClusterSet, readCluster } from "./cluster";
+import { RegistryMirror } from "../../components/kind";
+import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { OverrideConfig, readOverrides, readPlacement, readTarget } from "./placement";
@@ -63,9 +64,11 @@ export interface FleetConfig {
   fleetTls?: FleetTlsConfig;
   /** Cluster failover: a ClusterTaintPolicy tainting not-ready Clusters NoExecute. */
   clusterFailover?: ClusterFailoverConfig;
+  /** Every kind cluster of the stack pulls its images through this mirror. */
+  registryMirror?: RegistryMirror;
 }
 
-const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls", "clusterFailover"];
+const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls", "clusterFailover", "registryMirror"];
 const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
 
 export function readSecretRef(r: Reader, key: string, ref: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>, what: string): string | undefined {
@@ -216,6 +219,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     fleetSecrets.push({ name, namespace, dataKey: dataKey ?? "", placement });
   });
   const clusterFailover = readClusterFailover(r, raw.clusterFailover);
+  const registryMirror = readRegistryMirror(r, raw.registryMirror);
   if (clusterFailover && karmada.mode === "helm") {
     problems.add("clusterFailover", raw.clusterFailover, "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)");
   }
@@ -225,5 +229,5 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     }
   }
   problems.throwIfAny();
-  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover };
+  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, ...(registryMirror ? { registryMirror } : {}) };
 }

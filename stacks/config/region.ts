@@ -6,7 +6,8 @@
  */
 import { checkDns1123Label } from "../../components/names";
 import { Problems } from "../problems";
-import { ClusterConfig, readCluster } from "./cluster";
+import { RegistryMirror } from "../../components/kind";
+import { ClusterConfig, readCluster, readRegistryMirror } from "./cluster";
 import { FleetClusterConfig, readSecretRef } from "./fleet";
 import { IkoConfig, readIko } from "./iko";
 import { Raw, Reader, isObject } from "./read";
@@ -31,9 +32,11 @@ export interface RegionConfig {
   member: RegionMemberConfig;
   iko?: IkoConfig;
   crdManifestPath?: string;
+  /** The member, when kind, pulls its images through this mirror. */
+  registryMirror?: RegistryMirror;
 }
 
-const REGION_KEYS = ["program", "fleetStack", "region", "zones", "member", "iko"];
+const REGION_KEYS = ["program", "fleetStack", "region", "zones", "member", "iko", "registryMirror"];
 const MEMBER_EXTRA_KEYS = ["provider", "labels", "iko", "gke", "kubeconfigSecret"];
 const STACK_PART = /^[A-Za-z0-9_.-]{1,100}$/;
 
@@ -135,6 +138,7 @@ export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], curren
       problems.add(key, raw[key], `is not a known key; use one of: ${REGION_KEYS.join(", ")} (or a secret key that member.kubeconfigSecret names)`, { secret: secretKeys.includes(`${PROJECT}:${key}`) });
     }
   }
+  const registryMirror = readRegistryMirror(r, raw.registryMirror);
   problems.throwIfAny();
-  return { program: "region", fleetStack: fleetStack as string, region, zones, member, iko, crdManifestPath };
+  return { program: "region", fleetStack: fleetStack as string, region, zones, member, iko, crdManifestPath, ...(registryMirror ? { registryMirror } : {}) };
 }

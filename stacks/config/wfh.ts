@@ -3,7 +3,8 @@
  */
 import { cidrsOverlap } from "../../components/names";
 import { Problems } from "../problems";
-import { ClusterConfig, checkClusterSet, readCluster } from "./cluster";
+import { RegistryMirror } from "../../components/kind";
+import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { Raw, Reader } from "./read";
@@ -18,10 +19,12 @@ export interface WfhConfig {
   work: ClusterConfig;
   iko: IkoConfig;
   irisClusters: IrisClusterConfig[];
+  /** Every kind cluster of the stack pulls its images through this mirror. */
+  registryMirror?: RegistryMirror;
 }
 
 /** Every key the project reads (without the `iko-plus:` prefix). */
-export const KNOWN_KEYS = ["program", "home", "work", "iko", "irisClusters", "homeKubeconfig", "workKubeconfig"];
+export const KNOWN_KEYS = ["program", "home", "work", "iko", "irisClusters", "homeKubeconfig", "workKubeconfig", "registryMirror"];
 
 /**
  * Validates the raw config of a wfh stack (keys without the project prefix; secret values in
@@ -40,6 +43,7 @@ export function validateWfhConfig(raw: Raw): WfhConfig {
   checkClusterSet(r, [home, work], cidrsOverlap);
   const iko = readIko(r, raw.iko, true);
   const irisClusters = readIrisClusters(r, raw.irisClusters);
+  const registryMirror = readRegistryMirror(r, raw.registryMirror);
   problems.throwIfAny();
-  return { program: "wfh", home, work, iko, irisClusters };
+  return { program: "wfh", home, work, iko, irisClusters, ...(registryMirror ? { registryMirror } : {}) };
 }

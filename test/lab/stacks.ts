@@ -12,7 +12,7 @@ export class LabStack {
   readonly file: string;
 
   constructor(readonly cli: PulumiCli, readonly name: string, from: string, overrides: Record<string, unknown>) {
-    if (!name.startsWith("labtest-")) throw new Error("lab test stacks are named labtest-*");
+    if (!/^(labtest|kindtest)-/.test(name)) throw new Error("lab and kind test stacks are named labtest-* or kindtest-*");
     const base = YAML.parse(fs.readFileSync(path.join(REPO, from), "utf8")) as { config: Record<string, unknown> };
     this.file = path.join(REPO, `Pulumi.${name}.yaml`);
     fs.writeFileSync(this.file, YAML.stringify({ config: { ...base.config, ...overrides } }));

@@ -16,6 +16,8 @@ import { ExistingCluster } from "../../components/cluster";
 import { IkoHomeOperator, CrdMirror } from "../../components/iko";
 import { KindCluster } from "../../components/kind";
 import { validateWfhConfig, wfhStack } from "../../stacks";
+import { declareCluster } from "../../stacks/clusters";
+import { mirrorNodeFiles } from "../../components/kind";
 
 const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
 const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
@@ -24,6 +26,26 @@ const urnOf = async (r: pulumi.Resource) => (await resolve(r.urn)).value;
 const providerUrn = async (p: pulumi.ProviderResource) => `${await urnOf(p)}::${(await resolve(p.id)).value}`;
 
 describe("components under mocks", () => {
+  it("registryMirror: every kind cluster of a stack gets the mirror's host files and containerd patch", async () => {
+    const n = registered.length;
+    const cfg = validateWfhConfig({ program: "wfh", iko: { chartPath: CHART, crdManifestPath: CRD }, registryMirror: { endpoint: "http://iko-plus-registry:5000" } });
+    const home = declareCluster({ ...cfg.home, cilium: { ...cfg.home.cilium, enabled: false } }, { secrets: {}, registryMirror: cfg.registryMirror }) as KindCluster;
+    await settle(home, home.provider);
+    const dyn = one(since(n), "pulumi-nodejs:dynamic/kind:Cluster", "ikohome-kind");
+    assert.deepStrictEqual(dyn.inputs.nodeFiles, mirrorNodeFiles({ endpoint: "http://iko-plus-registry:5000" }));
+    assert.match(dyn.inputs.configYaml as string, /config_path = "\/etc\/containerd\/certs\.d"/);
+    const plain = new KindCluster("nomirror", {});
+    await settle(plain, plain.provider);
+    assert.deepStrictEqual(one(since(n), "pulumi-nodejs:dynamic/kind:Cluster", "nomirror-kind").inputs.nodeFiles, []);
+  });
+
+  it("KindCluster checks its own args: one error naming every problem, nothing declared", () => {
+    const n = registered.length;
+    assert.throws(() => new KindCluster("badmirror", { registryMirror: { endpoint: "registry:5000" }, readyTimeoutSeconds: 1 }),
+      /^Error: KindCluster "badmirror": registryMirror\.endpoint: "registry:5000" is not an http:\/\/ or https:\/\/ address.*; readyTimeoutSeconds: 1 must be a whole number of seconds from 10 to 3600$/);
+    assert.strictEqual(since(n).length, 0);
+  });
+
   it("KindCluster: dynamic resource with the kind config, secret kubeconfigs, endpoints and a provider", async () => {
     const n = registered.length;
     const kind = new KindCluster("ikowork", { workers: 1 });

@@ -112,7 +112,7 @@ describe("region stack config", () => {
     ["no CRD manifest", (c) => { c.iko = { chartPath: CHART }; },
       ["iko-plus:iko.crdManifestPath: (not set) is required: Karmada places IrisClusters only on members that serve the CRD; point it at the CRD's YAML"]],
     ["an unknown key", (c) => { c.regoin = "us-east1"; },
-      ["iko-plus:regoin: \"us-east1\" is not a known key; use one of: program, fleetStack, region, zones, member, iko (or a secret key that member.kubeconfigSecret names)"]],
+      ["iko-plus:regoin: \"us-east1\" is not a known key; use one of: program, fleetStack, region, zones, member, iko, registryMirror (or a secret key that member.kubeconfigSecret names)"]],
   ];
   for (const [what, change, expected, secretKeys] of cases) {
     it(`rejects ${what} with one line per problem, naming key, value and fix`, () => {

@@ -1,0 +1,93 @@
+/**
+ * The kind tier's environment: what kind-tier/build.sh built (kind-tier.env), the Docker CLI, the
+ * registry mirror, and reads of real kind clusters with @kubernetes/client-node.
+ */
+import * as child from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+
+/** The tier's cache folder (kind-tier/build.sh). */
+export function kindCache(): string {
+  return process.env.IKO_KIND_CACHE ?? path.join(os.homedir(), ".cache", "iko-plus-kind");
+}
+
+/** KEY=value lines of kind-tier.env: KIND_BIN, HELM_BIN, NODE_IMAGE, image names. */
+export function tierEnv(): Record<string, string> {
+  const file = path.join(kindCache(), "kind-tier.env");
+  if (!fs.existsSync(file)) throw new Error(`no ${file}: run \`bash kind-tier/build.sh\` first`);
+  const env: Record<string, string> = {};
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) env[m[1]] = m[2].replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
+  }
+  return env;
+}
+
+/** The mirror as kind nodes reach it (kind-tier/registry.sh). */
+export function mirrorEndpoint(): string {
+  return `http://${process.env.IKO_REGISTRY_NAME ?? "iko-plus-registry"}:5000`;
+}
+
+/** The mirror as this host reaches it. */
+export function mirrorHostAddress(): string {
+  return `127.0.0.1:${process.env.IKO_REGISTRY_PORT ?? "5001"}`;
+}
+
+export interface Exec { code: number; stdout: string; stderr: string }
+
+export function sh(command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Exec {
+  const res = child.spawnSync(command, args, { encoding: "utf8", env: opts.env ?? process.env, input: opts.input, maxBuffer: 64 * 1024 * 1024 });
+  return { code: res.status ?? 1, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
+}
+
+export function docker(...args: string[]): Exec {
+  return sh("docker", args);
+}
+
+/** Names of every container (running or not) whose name starts with one of `prefixes`. */
+export function containersNamed(prefixes: string[]): string[] {
+  const out = docker("ps", "-a", "--format", "{{.Names}}").stdout.split("\n").filter((n) => n.length > 0);
+  return out.filter((n) => prefixes.some((p) => n.startsWith(p))).sort();
+}
+
+/** When Docker created a container, in ms since the epoch. */
+export function containerCreated(name: string): number {
+  const res = docker("inspect", "--format", "{{.Created}}", name);
+  if (res.code !== 0) throw new Error(`docker inspect ${name}: ${res.stderr.trim()}`);
+  return Date.parse(res.stdout.trim());
+}
+
+/** The repositories and tags on the mirror (its catalog), sorted, e.g. "docker.io/library/x:1". */
+export async function mirrorContent(): Promise<string[]> {
+  const base = `http://${mirrorHostAddress()}/v2`;
+  const catalog = await (await fetch(`${base}/_catalog?n=10000`)).json() as { repositories?: string[] };
+  const out: string[] = [];
+  for (const repo of catalog.repositories ?? []) {
+    const tags = await (await fetch(`${base}/${repo}/tags/list`)).json() as { tags?: string[] | null };
+    for (const t of tags.tags ?? []) out.push(`${repo}:${t}`);
+  }
+  return out.sort();
+}
+
+/** Files and folders in the working tree that git does not track, ignored ones included. */
+export function untrackedFiles(repo: string): string[] {
+  const res = sh("git", ["-C", repo, "status", "--porcelain", "--ignored", "--untracked-files=all"]);
+  return res.stdout.split("\n").filter((l) => l.length > 0).map((l) => l.slice(3)).sort();
+}
+
+/** A listing of ~/.kube (names, sizes and modification times), to show nothing there changed. */
+export function kubeDirListing(): string[] {
+  const dir = path.join(os.homedir(), ".kube");
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else { const st = fs.statSync(p); out.push(`${p} ${st.size} ${st.mtimeMs}`); }
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
