@@ -91,3 +91,32 @@ export function kubeDirListing(): string[] {
   walk(dir);
   return out.sort();
 }
+
+/** The stand-in images the tier builds (kind-tier.env), pulled by clusters through the mirror. */
+export function standinImages(env: Record<string, string> = tierEnv()): { iko: string; iris: string } {
+  return {
+    iko: env.IKO_STANDIN_IMAGE ?? "containers.intersystems.com/intersystems/iris-operator-amd:3.8.42.100-standin",
+    iris: env.IRIS_STANDIN_IMAGE ?? "containers.intersystems.com/intersystems/iris-community:2025.1-standin",
+  };
+}
+
+/**
+ * Config overrides of Pulumi.dev.yaml for the wfh stack on the tier: both clusters from the tier's
+ * node image with kind's default CNI (no Cilium), the stand-in IKO chart, CRD and operator image,
+ * one IrisCluster of the IRIS stand-in, every image through the mirror.
+ */
+export function kindWfhConfig(homeName: string, workName: string, irisName: string, env: Record<string, string> = tierEnv()): Record<string, unknown> {
+  const images = standinImages(env);
+  const cluster = (name: string) => ({ name, source: "kind", workers: 1, nodeImage: env.NODE_IMAGE, cilium: { enabled: false } });
+  return {
+    "iko-plus:home": cluster(homeName),
+    "iko-plus:work": cluster(workName),
+    "iko-plus:iko": {
+      chartPath: "./test/fixtures/iko-chart/iris-operator",
+      crdManifestPath: "./test/fixtures/crds/irisclusters.intersystems.com.yaml",
+      image: images.iko,
+    },
+    "iko-plus:irisClusters": [{ name: irisName, image: images.iris, serviceType: "ClusterIP" }],
+    "iko-plus:registryMirror": { endpoint: mirrorEndpoint() },
+  };
+}

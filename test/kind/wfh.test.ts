@@ -11,15 +11,14 @@ import * as k8s from "@kubernetes/client-node";
 import { Clients, clientsFromText, maybe, waitFor } from "../lab/kube";
 import { PulumiCli, REPO } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
-import { containerCreated, containersNamed, docker, kubeDirListing, mirrorContent, mirrorEndpoint, sh, tierEnv, untrackedFiles } from "./tier";
+import { containerCreated, containersNamed, docker, kindWfhConfig, kubeDirListing, mirrorContent, sh, standinImages, tierEnv, untrackedFiles } from "./tier";
 
 const HOME = "ikpk-home";
 const WORK = "ikpk-work";
 const STACK = "kindtest-wfh";
 const IRIS = "iris-at-work";
 const env = tierEnv();
-const IKO_IMAGE = env.IKO_STANDIN_IMAGE ?? "containers.intersystems.com/intersystems/iris-operator-amd:3.8.42.100-standin";
-const IRIS_IMAGE = env.IRIS_STANDIN_IMAGE ?? "containers.intersystems.com/intersystems/iris-community:2025.1-standin";
+const { iko: IKO_IMAGE, iris: IRIS_IMAGE } = standinImages(env);
 
 interface IrisStatus { phase?: string; conditions?: { type: string; status: string }[] }
 
@@ -55,17 +54,7 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     for (const name of [HOME, WORK]) kind("delete", "cluster", "--name", name);
     const ignoredCache = (f: string) => f.startsWith(".iko-plus/");
     baseline = { files: untrackedFiles(REPO).filter((f) => !ignoredCache(f)), kube: kubeDirListing(), mirror: await mirrorContent() };
-    stack = new LabStack(cli, STACK, "Pulumi.dev.yaml", {
-      "iko-plus:home": { name: HOME, source: "kind", workers: 1, nodeImage: env.NODE_IMAGE, cilium: { enabled: false } },
-      "iko-plus:work": { name: WORK, source: "kind", workers: 1, nodeImage: env.NODE_IMAGE, cilium: { enabled: false } },
-      "iko-plus:iko": {
-        chartPath: "./test/fixtures/iko-chart/iris-operator",
-        crdManifestPath: "./test/fixtures/crds/irisclusters.intersystems.com.yaml",
-        image: IKO_IMAGE,
-      },
-      "iko-plus:irisClusters": [{ name: IRIS, image: IRIS_IMAGE, serviceType: "ClusterIP" }],
-      "iko-plus:registryMirror": { endpoint: mirrorEndpoint() },
-    });
+    stack = new LabStack(cli, STACK, "Pulumi.dev.yaml", kindWfhConfig(HOME, WORK, IRIS, env));
     await stack.init();
   });
 
