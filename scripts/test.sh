@@ -47,6 +47,34 @@ else
   fi
 fi
 
+# The kind tier: a Docker engine (kind-tier/engine.sh: the one `docker info` finds, or Debian's
+# docker.io started for this run), the tier's binaries and images (kind-tier/build.sh, cached
+# outside the repo), the registry mirror with the stand-in images, the kind tests; then the mirror,
+# and an engine this run started, are stopped whatever happened. It needs the lab's Pulumi CLI and
+# plugins (lab/build.sh, cached). IKO_SKIP_KIND=1 leaves it out; so does a machine where no Docker
+# engine can be had (engine.sh exits 3 and says why).
+if [ "${IKO_SKIP_KIND:-0}" = 1 ]; then
+  echo "== kind tests left out (IKO_SKIP_KIND=1)"
+else
+  echo "== kind engine (kind-tier/engine.sh up)"
+  bash kind-tier/engine.sh up; rc=$?
+  if [ "$rc" -eq 3 ]; then
+    echo "== kind tests left out: $(bash kind-tier/engine.sh why 2>&1 | tail -n 1)"
+  elif [ "$rc" -ne 0 ]; then
+    echo "FAILED: kind engine"; failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+    trap 'bash kind-tier/registry.sh down >/dev/null 2>&1; bash kind-tier/engine.sh down >/dev/null 2>&1; rm -f "$totals"' EXIT
+    if check "kind build (lab/build.sh for the Pulumi CLI, kind-tier/build.sh)" bash -c 'bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh' \
+      && check "kind mirror up, stand-in images pushed" bash kind-tier/registry.sh up --with-standins; then
+      tier kind test:kind
+    fi
+    check "kind mirror down" bash kind-tier/registry.sh down
+    check "kind engine down" bash kind-tier/engine.sh down
+    trap 'rm -f "$totals"' EXIT
+  fi
+fi
+
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"
 else
