@@ -103,7 +103,7 @@ pkg_closure() {
   local -a queue=("$@")
   while ((${#queue[@]})); do
     p=${queue[0]}; queue=("${queue[@]:1}")
-    [[ -n ${seen[$p]-} ]] && continue
+    [[ -n ${seen[$p]-} || $p == dpkg || $p == tar ]] && continue # maintainer-script deps only
     # shellcheck disable=SC2016 # dpkg-query's ${field} syntax, not shell
     chroot "$root" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || continue
     seen[$p]=1
@@ -115,17 +115,26 @@ pkg_closure() {
   printf '%s\n' "${!seen[@]}"
 }
 
-# pkg_tree ROOT DIR PACKAGE...: copy the files of PACKAGE... and their dependencies from ROOT.
+# pkg_tree ROOT DIR PACKAGE...: copy the files of PACKAGE... and their dependencies from ROOT
+# (a merged-/usr tree: /bin, /lib... paths of the package lists are read under /usr).
 pkg_tree() {
   local root=$1 dst=$2 p l; shift 2
   small_tree "$dst"
   for l in bin sbin lib lib64; do [[ -L $root/$l ]] && cp -a "$root/$l" "$dst/$l"; done
   for p in $(pkg_closure "$root" "$@"); do
     for l in "$root/var/lib/dpkg/info/$p.list" "$root/var/lib/dpkg/info/$p:amd64.list"; do
-      [[ -f $l ]] && grep -vxE '/\.|/(bin|sbin|lib|lib64)' "$l"
+      if [[ -f $l ]]; then grep -vxE '/\.|/(bin|sbin|lib|lib64)' "$l" || true; fi
     done
-  done | sed 's#^/##' | sort -u | tar -C "$root" --no-recursion -cf - -T - 2>/dev/null | tar -C "$dst" -xf -
+  done | sed -E 's#^/(bin|sbin|lib|lib64)/#/usr/\1/#; s#^/##' | sort -u | tar -C "$root" --no-recursion -cf - -T - 2>/dev/null | tar -C "$dst" -xf -
   cp -a "$root/etc/alternatives" "$dst/etc/"
+  # update-alternatives' links (e.g. /usr/sbin/iptables -> /etc/alternatives/iptables) are in no
+  # package list: copy those whose alternative the tree holds.
+  local alt
+  for l in "$root"/usr/bin/* "$root"/usr/sbin/*; do
+    [[ -L $l && $(readlink "$l") == /etc/alternatives/* ]] || continue
+    alt=$(readlink "$root$(readlink "$l")")
+    if [[ -e $dst$alt ]]; then cp -a "$l" "$dst${l#"$root"}"; fi
+  done
   [[ -e $dst/bin/sh || -L $dst/bin/sh ]] || ln -s dash "$dst/usr/bin/sh"
 }
 
