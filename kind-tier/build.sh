@@ -132,7 +132,7 @@ build_binary() {
 }
 
 # The images (node image, component images, registry image) are built by lib/images.sh.
-# shellcheck source=kind-tier/lib/images.sh
+# shellcheck source-path=SCRIPTDIR source=lib/images.sh
 . "$TIER_DIR/lib/images.sh"
 
 write_env_file() {

@@ -254,7 +254,8 @@ build_node_image() {
   mkdir -p "$WORK_DIR/node-final"
   printf 'FROM %s\nENV container=docker\nSTOPSIGNAL SIGRTMIN+3\nENTRYPOINT ["/usr/local/bin/entrypoint", "/sbin/init"]\n' "$pre" \
     >"$WORK_DIR/node-final/Dockerfile"
-  docker build -q -t "$tag" "$WORK_DIR/node-final" >/dev/null
+  docker build -q -t "$tag" "$WORK_DIR/node-final" >"$LOG_DIR/node-final.log" 2>&1 ||
+    { echo "node-image: docker build FAILED (log: $LOG_DIR/node-final.log)" >&2; tail -n 15 "$LOG_DIR/node-final.log" >&2; return 1; }
   # Keep Docker's store to what the tier uses: drop the build tags, the component images (they
   # live on in the node image's containerd) and node images this one replaces.
   docker rmi "$pre" "$stage" "${imgs[@]}" >/dev/null

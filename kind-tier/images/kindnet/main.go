@@ -42,6 +42,11 @@ func main() {
 	if err != nil {
 		log.Fatalf("in-cluster config: %v", err)
 	}
+	// kind's "would you kindly patch this file" adds CONTROL_PLANE_ENDPOINT (host:port), so the
+	// daemon need not wait for kube-proxy to serve the kubernetes Service address.
+	if ep := os.Getenv("CONTROL_PLANE_ENDPOINT"); ep != "" {
+		cfg.Host = "https://" + ep
+	}
 	client := kubernetes.NewForConfigOrDie(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
