@@ -36,7 +36,8 @@ export DOCKER_BUILDKIT=0
 K8S_VERSION=v1.34.12
 K8S_FLAGS='-X k8s.io/component-base/version.gitVersion={v} -X k8s.io/component-base/version.gitMajor={major} -X k8s.io/component-base/version.gitMinor={minor} -X k8s.io/component-base/version.gitTreeState=clean'
 CTRD_FLAGS='-X github.com/containerd/containerd/v2/version.Version={v} -X github.com/containerd/containerd/v2/version.Revision=iko-plus'
-# Fields: name | group dir (under kind-tier/) | package | version module | ldflags | build tags
+# Fields: name | group dir (under kind-tier/) | package | version module (or =version for our
+#         own code) | ldflags | build tags
 TARGETS=(
   "kind|tools/kind|sigs.k8s.io/kind|sigs.k8s.io/kind||"
   "helm|tools/helm|helm.sh/helm/v3/cmd/helm|helm.sh/helm/v3|-X helm.sh/helm/v3/internal/version.version={v} -X helm.sh/helm/v3/internal/version.gitTreeState=clean|"
@@ -59,7 +60,7 @@ TARGETS=(
   "etcd|tools/etcd|go.etcd.io/etcd/server/v3|go.etcd.io/etcd/server/v3||"
   "coredns|tools/coredns|.|github.com/coredns/coredns||"
   "local-path-provisioner|tools/local-path-provisioner|github.com/rancher/local-path-provisioner|github.com/rancher/local-path-provisioner|-X main.VERSION={v}|"
-  "kindnet-standin|images/kindnet|.|k8s.io/client-go||"
+  "kindnet-standin|images/kindnet|.|=v0.1.0||"
 )
 IMAGE_TARGETS=(rootfs registry-image node-image)
 
@@ -68,6 +69,7 @@ die() { echo "build.sh: $*" >&2; exit 1; }
 
 mod_version() {
   local v
+  [[ $2 == =* ]] && { echo "${2#=}"; return 0; }
   v=$(awk -v m="$2" '
     $1 == "require" && $2 == m { print $3; exit }
     $1 == m && $2 ~ /^v[0-9]/   { print $2; exit }' "$1")
