@@ -234,6 +234,7 @@ build_node_image() {
   rm -rf "$root"
   echo "  preloading ${#PRELOAD_IMAGES[@]} images into containerd's k8s.io namespace"
   mapfile -t imgs < <(printf '%s\n' "${PRELOAD_IMAGES[@]}" | sort -u)
+  for n in "${imgs[@]}"; do printf '    %-58s %s\n' "$n" "$(image_size "$n")"; done
   docker save -o "$WORK_DIR/preload.tar" "${imgs[@]}"
   ctr_name=iko-plus-nodebuild-$$
   docker rm -f "$ctr_name" >/dev/null 2>&1 || true
