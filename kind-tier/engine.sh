@@ -2,6 +2,7 @@
 # A Docker engine for the kind tier's tests.
 #
 # Usage: bash kind-tier/engine.sh up       use the engine `docker info` reaches, or start one
+#                                          (exit 3: no engine can be had here, and why)
 #        bash kind-tier/engine.sh down     stop the engine, only if `up` started it
 #        bash kind-tier/engine.sh status   print which engine is in use
 #
@@ -22,6 +23,8 @@ WRAPPER=$STATE/runc-wrapper
 
 say() { echo "engine.sh: $*"; }
 die() { echo "engine.sh: $*" >&2; exit 1; }
+# unavailable REASON: no engine can be had on this machine; exit 3 so callers can leave the tier out.
+unavailable() { echo "engine.sh: $*" >&2; exit 3; }
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
 
@@ -122,9 +125,14 @@ cmd_up() {
   fi
 
   if [[ ! -x $DOCKERD ]]; then
+    # No engine and none can be installed: the caller leaves the kind tier out (exit 3).
+    [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null ||
+      unavailable "no Docker engine answers and none can be installed here (needs root and apt-get for Debian's docker.io)"
     say "$DOCKERD missing: installing Debian's docker.io"
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io jq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
+      unavailable "no Docker engine answers and apt-get update failed (Debian's package mirror unreachable?)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io jq >/dev/null ||
+      unavailable "no Docker engine answers and apt-get install docker.io failed"
   fi
   command -v jq >/dev/null || die "jq is needed (apt-get install jq)"
 

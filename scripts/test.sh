@@ -57,22 +57,26 @@ if [ "${IKO_SKIP_KIND:-0}" = 1 ]; then
   echo "== kind tests left out (IKO_SKIP_KIND=1)"
 else
   echo "== kind engine (kind-tier/engine.sh up)"
-  bash kind-tier/engine.sh up; rc=$?
+  engine_log=$(mktemp)
+  bash kind-tier/engine.sh up 2>&1 | tee "$engine_log"; rc=${PIPESTATUS[0]}
   if [ "$rc" -eq 3 ]; then
-    echo "== kind tests left out: $(bash kind-tier/engine.sh why 2>&1 | tail -n 1)"
+    echo "== kind tests left out: $(tail -n 1 "$engine_log" | sed 's/^engine.sh: //')"
   elif [ "$rc" -ne 0 ]; then
     echo "FAILED: kind engine"; failed=$((failed + 1))
   else
     passed=$((passed + 1))
     trap 'bash kind-tier/registry.sh down >/dev/null 2>&1; bash kind-tier/engine.sh down >/dev/null 2>&1; rm -f "$totals"' EXIT
-    if check "kind build (lab/build.sh for the Pulumi CLI, kind-tier/build.sh)" bash -c 'bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh' \
-      && check "kind mirror up, stand-in images pushed" bash kind-tier/registry.sh up --with-standins; then
+    if check "kind build (the lab's Pulumi CLI and plugins, kind-tier/build.sh, the stand-in images)" \
+        bash -c 'bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh && bash kind-tier/standins.sh build' \
+      && check "kind mirror up, stand-in images pushed" \
+        bash -c 'bash kind-tier/registry.sh up && bash kind-tier/registry.sh push $(bash kind-tier/standins.sh images)'; then
       tier kind test:kind
     fi
     check "kind mirror down" bash kind-tier/registry.sh down
     check "kind engine down" bash kind-tier/engine.sh down
     trap 'rm -f "$totals"' EXIT
   fi
+  rm -f "$engine_log"
 fi
 
 if [ "$skipped" -gt 0 ]; then
