@@ -36,19 +36,37 @@ export const REPLACING_INPUTS: (keyof KindClusterInputs)[] = ["name", "configYam
 
 interface RunResult { status: number; stdout: string; stderr: string }
 
-/** Runs a CLI, turning "not installed" into one clear error that names the fix. */
-function run(command: string, args: string[], what: string, input?: string): RunResult {
+/**
+ * Runs a CLI, turning "not installed" into one clear error that names the fix. Asynchronous: all
+ * dynamic resources of a program share one provider process, so a blocking call would make a
+ * second cluster wait for the first one's whole create.
+ */
+function run(command: string, args: string[], what: string, input?: string): Promise<RunResult> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cp: typeof import("child_process") = require("child_process");
-  const res = cp.spawnSync(command, args, { input, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (res.error) {
-    const code = (res.error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EACCES") {
-      throw new Error(`${what}: "${command}" was not found or is not executable. ` + installHint(what));
-    }
-    throw new Error(`${what}: running "${command}" failed: ${res.error.message}`);
-  }
-  return { status: res.status ?? 1, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
+  return new Promise((resolve, reject) => {
+    const proc = cp.spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    proc.stdout.setEncoding("utf8").on("data", (d: string) => { stdout += d; });
+    proc.stderr.setEncoding("utf8").on("data", (d: string) => { stderr += d; });
+    proc.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT" || err.code === "EACCES") {
+        reject(new Error(`${what}: "${command}" was not found or is not executable. ` + installHint(what)));
+      } else {
+        reject(new Error(`${what}: running "${command}" failed: ${err.message}`));
+      }
+    });
+    proc.on("close", (code) => resolve({ status: code ?? 1, stdout, stderr }));
+    // A process that exits before reading stdin closes the pipe; that is not an error here.
+    proc.stdin.on("error", () => undefined);
+    proc.stdin.end(input ?? "");
+  });
+}
+
+/** The last words of a CLI's stderr for a message: trimmed, at most `max` characters, no final period. */
+function tail(stderr: string, max = 400): string {
+  return stderr.trim().slice(-max).replace(/[.\s]+$/, "");
 }
 
 function installHint(what: string): string {
@@ -58,42 +76,42 @@ function installHint(what: string): string {
 }
 
 /** Fails unless docker answers and kind runs; called before any create. */
-export function preflight(inputs: Pick<KindClusterInputs, "kindCommand" | "dockerCommand">): void {
-  const docker = run(inputs.dockerCommand, ["info", "--format", "{{.ServerVersion}}"], "docker");
+export async function preflight(inputs: Pick<KindClusterInputs, "kindCommand" | "dockerCommand">): Promise<void> {
+  const docker = await run(inputs.dockerCommand, ["info", "--format", "{{.ServerVersion}}"], "docker");
   if (docker.status !== 0) {
-    throw new Error(`docker: "${inputs.dockerCommand} info" failed (is the Docker engine running?): ${docker.stderr.trim().slice(0, 400)}. ` + installHint("docker"));
+    throw new Error(`docker: "${inputs.dockerCommand} info" failed (is the Docker engine running?): ${tail(docker.stderr)}; ` + installHint("docker"));
   }
-  const kind = run(inputs.kindCommand, ["version"], "kind");
-  if (kind.status !== 0) throw new Error(`kind: "${inputs.kindCommand} version" failed: ${kind.stderr.trim().slice(0, 400)}`);
+  const kind = await run(inputs.kindCommand, ["version"], "kind");
+  if (kind.status !== 0) throw new Error(`kind: "${inputs.kindCommand} version" failed: ${tail(kind.stderr)}`);
 }
 
-function listClusters(kindCommand: string): string[] {
-  const res = run(kindCommand, ["get", "clusters"], "kind");
-  if (res.status !== 0) throw new Error(`kind get clusters failed: ${res.stderr.trim().slice(0, 400)}`);
+async function listClusters(kindCommand: string): Promise<string[]> {
+  const res = await run(kindCommand, ["get", "clusters"], "kind");
+  if (res.status !== 0) throw new Error(`kind get clusters failed: ${tail(res.stderr)}`);
   return res.stdout.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
 }
 
 /** Reads a kubeconfig from kind; the output is secret and never goes into an error message. */
-function getKubeconfig(kindCommand: string, name: string, internal: boolean): string {
+async function getKubeconfig(kindCommand: string, name: string, internal: boolean): Promise<string> {
   const args = ["get", "kubeconfig", "--name", name];
   if (internal) args.push("--internal");
-  const res = run(kindCommand, args, "kind");
-  if (res.status !== 0) throw new Error(`kind get kubeconfig --name ${name}${internal ? " --internal" : ""} failed: ${res.stderr.trim().slice(0, 400)}`);
+  const res = await run(kindCommand, args, "kind");
+  if (res.status !== 0) throw new Error(`kind get kubeconfig --name ${name}${internal ? " --internal" : ""} failed: ${tail(res.stderr)}`);
   return res.stdout;
 }
 
 /** The node containers of a cluster (`kind get nodes`), which are also its Kubernetes node names. */
-function listNodes(kindCommand: string, name: string): string[] {
-  const res = run(kindCommand, ["get", "nodes", "--name", name], "kind");
-  if (res.status !== 0) throw new Error(`kind get nodes --name ${name} failed: ${res.stderr.trim().slice(0, 400)}`);
+async function listNodes(kindCommand: string, name: string): Promise<string[]> {
+  const res = await run(kindCommand, ["get", "nodes", "--name", name], "kind");
+  if (res.status !== 0) throw new Error(`kind get nodes --name ${name} failed: ${tail(res.stderr)}`);
   return res.stdout.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith("No kind nodes")).sort();
 }
 
 /** Writes one file into a node container (contents on stdin, so nothing lands on the host). */
-function writeNodeFile(dockerCommand: string, node: string, file: NodeFile): void {
+async function writeNodeFile(dockerCommand: string, node: string, file: NodeFile): Promise<void> {
   const script = "mkdir -p \"$(dirname \"$1\")\" && cat > \"$1\"";
-  const res = run(dockerCommand, ["exec", "-i", node, "sh", "-c", script, "sh", file.path], "docker", file.content);
-  if (res.status !== 0) throw new Error(`writing ${file.path} into kind node ${node} failed: ${res.stderr.trim().slice(0, 400)}`);
+  const res = await run(dockerCommand, ["exec", "-i", node, "sh", "-c", script, "sh", file.path], "docker", file.content);
+  if (res.status !== 0) throw new Error(`writing ${file.path} into kind node ${node} failed: ${tail(res.stderr)}`);
 }
 
 /**
@@ -106,14 +124,14 @@ async function waitForReadyNodes(inputs: KindClusterInputs, nodes: string[]): Pr
   const deadline = Date.now() + inputs.readyTimeoutSeconds * 1000;
   let lastCheck = 0;
   for (;;) {
-    const res = run(inputs.dockerCommand, ["exec", controlPlane, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf", "get", "nodes", "-o", "json"], "docker");
+    const res = await run(inputs.dockerCommand, ["exec", controlPlane, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf", "get", "nodes", "-o", "json"], "docker");
     const state = nodeReadiness(res.status === 0 ? res.stdout : "", nodes);
     if (state.notReady.length === 0) return;
     const timedOut = Date.now() >= deadline;
     if (timedOut || Date.now() - lastCheck > 10_000) {
       lastCheck = Date.now();
       for (const n of state.notReady) {
-        const journal = run(inputs.dockerCommand, ["exec", n.name, "journalctl", "-u", "kubelet", "--no-pager", "-o", "cat", "-n", "300"], "docker");
+        const journal = await run(inputs.dockerCommand, ["exec", n.name, "journalctl", "-u", "kubelet", "--no-pager", "-o", "cat", "-n", "300"], "docker");
         const cause = kubeletFailure(journal.stdout);
         if (cause) throw new Error(`kind cluster "${inputs.name}": node ${n.name} never became Ready: ${cause}`);
       }
@@ -143,24 +161,24 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
     const os: typeof import("os") = require("os");
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const path: typeof import("path") = require("path");
-    preflight(inputs);
+    await preflight(inputs);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-kind-"));
     fs.chmodSync(dir, 0o700);
     try {
       const file = path.join(dir, "kubeconfig");
-      const res = run(inputs.kindCommand, ["create", "cluster", "--name", inputs.name, "--config", "-", "--kubeconfig", file], "kind", inputs.configYaml);
+      const res = await run(inputs.kindCommand, ["create", "cluster", "--name", inputs.name, "--config", "-", "--kubeconfig", file], "kind", inputs.configYaml);
       if (res.status !== 0) throw new Error(createFailureMessage(inputs.name, res.stderr, configNodeImage(inputs.configYaml)));
       try {
-        const nodes = listNodes(inputs.kindCommand, inputs.name);
-        for (const node of nodes) for (const f of inputs.nodeFiles ?? []) writeNodeFile(inputs.dockerCommand, node, f);
+        const nodes = await listNodes(inputs.kindCommand, inputs.name);
+        for (const node of nodes) for (const f of inputs.nodeFiles ?? []) await writeNodeFile(inputs.dockerCommand, node, f);
         await waitForReadyNodes(inputs, nodes);
       } catch (err) {
         // A cluster that never became usable is not left behind: the next `up` starts afresh.
-        run(inputs.kindCommand, ["delete", "cluster", "--name", inputs.name, "--kubeconfig", file], "kind");
+        await run(inputs.kindCommand, ["delete", "cluster", "--name", inputs.name, "--kubeconfig", file], "kind");
         throw err;
       }
       const kubeconfig = fs.readFileSync(file, "utf8");
-      const peerKubeconfig = getKubeconfig(inputs.kindCommand, inputs.name, true);
+      const peerKubeconfig = await getKubeconfig(inputs.kindCommand, inputs.name, true);
       const outs: KindClusterState = { ...inputs, kubeconfig, peerKubeconfig };
       return { id: inputs.name, outs };
     } finally {
@@ -169,12 +187,12 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
   }
 
   async read(id: string, props: KindClusterState): Promise<pulumi.dynamic.ReadResult> {
-    if (!listClusters(props.kindCommand).includes(id)) {
+    if (!(await listClusters(props.kindCommand)).includes(id)) {
       // The cluster is gone: an empty id tells the engine the resource no longer exists.
       return { id: "", props: {} };
     }
-    const kubeconfig = getKubeconfig(props.kindCommand, id, false);
-    const peerKubeconfig = getKubeconfig(props.kindCommand, id, true);
+    const kubeconfig = await getKubeconfig(props.kindCommand, id, false);
+    const peerKubeconfig = await getKubeconfig(props.kindCommand, id, true);
     return { id, props: { ...props, kubeconfig, peerKubeconfig } };
   }
 
@@ -190,8 +208,8 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
     // the user's ~/.kube/config is never touched.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-kind-"));
     try {
-      const res = run(props.kindCommand, ["delete", "cluster", "--name", id, "--kubeconfig", path.join(dir, "kubeconfig")], "kind");
-      if (res.status !== 0) throw new Error(`kind delete cluster --name ${id} failed: ${res.stderr.trim().slice(0, 400)}`);
+      const res = await run(props.kindCommand, ["delete", "cluster", "--name", id, "--kubeconfig", path.join(dir, "kubeconfig")], "kind");
+      if (res.status !== 0) throw new Error(`kind delete cluster --name ${id} failed: ${tail(res.stderr)}`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

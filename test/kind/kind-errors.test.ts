@@ -18,6 +18,12 @@ describe("kind tier: KindCluster errors (real kind CLI and Docker engine)", func
   const kind = (...args: string[]) => sh(env.KIND_BIN, args);
   let stackNo = 0;
 
+  /** The error lines of the Diagnostics section (each problem once), without "update failed". */
+  function diagnosticErrors(out: string): string[] {
+    const diag = out.slice(out.indexOf("Diagnostics:"), out.indexOf("\nResources:"));
+    return diag.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("error:") && l !== "error: update failed");
+  }
+
   /** `pulumi up` of the program in a new stack with this config; returns the output. */
   async function upWith(config: Record<string, string>, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> {
     const stack = `kindtest-errors-${++stackNo}`;
@@ -41,27 +47,27 @@ describe("kind tier: KindCluster errors (real kind CLI and Docker engine)", func
   it("a Docker engine that does not answer (DOCKER_HOST at a socket with no daemon): one message naming the fix, before kind runs", async () => {
     const res = await upWith({ name: NAME, nodeImage: env.NODE_IMAGE }, { DOCKER_HOST: "unix:///tmp/iko-plus-no-docker-engine.sock" });
     assert.notStrictEqual(res.code, 0);
-    const lines = res.out.split("\n").filter((l) => /is the Docker engine running\?/.test(l));
+    const lines = diagnosticErrors(res.out);
     assert.strictEqual(lines.length, 1, res.out);
-    assert.match(lines[0], /docker: "docker info" failed \(is the Docker engine running\?\): Cannot connect to the Docker daemon at unix:\/\/\/tmp\/iko-plus-no-docker-engine\.sock.*kind clusters need a Docker engine: install Docker and start it/);
+    assert.match(lines[0], /^error: docker: "docker info" failed \(is the Docker engine running\?\): Cannot connect to the Docker daemon at unix:\/\/\/tmp\/iko-plus-no-docker-engine\.sock\. Is the docker daemon running\?; kind clusters need a Docker engine: install Docker and start it/);
     assert.deepStrictEqual(containersNamed([`${NAME}-`]), []);
   });
 
   it("a config kind refuses (two port mappings on one host port): kind's reason in one message, nothing created", async () => {
     const res = await upWith({ name: NAME, nodeImage: env.NODE_IMAGE, duplicateHostPort: "true" });
     assert.notStrictEqual(res.code, 0);
-    const lines = res.out.split("\n").filter((l) => l.includes(`kind cluster "${NAME}":`));
+    const lines = diagnosticErrors(res.out);
     assert.strictEqual(lines.length, 1, res.out);
-    assert.match(lines[0], /kind cluster "ikpk-err": kind refused its config \(ERROR: .*127\.0\.0\.1:38080\/TCP.*\); fix the field kind names/);
+    assert.match(lines[0], /^error: kind cluster "ikpk-err": kind refused its config \(ERROR: .*127\.0\.0\.1:38080\/TCP.*\); fix the field kind names/);
     assert.deepStrictEqual(containersNamed([`${NAME}-`]), []);
   });
 
   it("a node image the engine does not have and cannot pull: one message naming nodeImage and the fix, nothing created", async () => {
     const res = await upWith({ name: NAME, nodeImage: "iko-plus/kind-node:v0.0.0-not-built" });
     assert.notStrictEqual(res.code, 0);
-    const lines = res.out.split("\n").filter((l) => l.includes(`kind cluster "${NAME}":`));
+    const lines = diagnosticErrors(res.out);
     assert.strictEqual(lines.length, 1, res.out);
-    assert.match(lines[0], /nodeImage "iko-plus\/kind-node:v0\.0\.0-not-built" is not in the Docker engine and cannot be pulled .*build or load that image/);
+    assert.match(lines[0], /^error: kind cluster "ikpk-err": nodeImage "iko-plus\/kind-node:v0\.0\.0-not-built" is not in the Docker engine and cannot be pulled .*build or load that image/);
     assert.deepStrictEqual(containersNamed([`${NAME}-`]), []);
   });
 });

@@ -88,10 +88,10 @@ describe("KindClusterProvider against the stand-in kind", () => {
   });
 
   it("fails clearly when docker is missing or its engine is down, before calling kind", async () => {
-    assert.throws(() => preflight({ ...inputs, dockerCommand: "/nonexistent/docker" }),
+    await assert.rejects(preflight({ ...inputs, dockerCommand: "/nonexistent/docker" }),
       /docker: "\/nonexistent\/docker" was not found or is not executable\. kind clusters need a Docker engine/);
     process.env.DOCKER_STANDIN_DOWN = "1";
-    await assert.rejects(provider.create(inputs), /is the Docker engine running\?.*Cannot connect to the Docker daemon/);
+    await assert.rejects(provider.create(inputs), /is the Docker engine running\?\): Cannot connect to the Docker daemon at unix:\/\/\/var\/run\/docker\.sock\. Is the docker daemon running\?; kind clusters need a Docker engine/);
     assert.ok(!fs.existsSync(path.join(state, "args.log")), "kind must not run when docker is down");
   });
 
