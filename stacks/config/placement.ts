@@ -55,9 +55,12 @@ function readExpressions(r: Reader, key: string, v: unknown): LabelExpression[] 
 /** Reads a member target; names must be joined members (unless `joined` is undefined: members joined elsewhere). */
 export function readTarget(r: Reader, key: string, obj: Raw, joined: string[] | undefined): ClusterTarget {
   const clusterNames = stringList(r, `${key}.clusterNames`, obj.clusterNames);
-  for (const n of clusterNames ?? []) {
+  // One message per name: an unknown name, else one listed more than once.
+  for (const n of new Set(clusterNames ?? [])) {
     if (joined !== undefined && !joined.includes(n)) {
       r.problems.add(`${key}.clusterNames`, n, `is not a joined member of this fleet; use one of: ${joined.join(", ") || "(none joined)"}`);
+    } else if ((clusterNames ?? []).filter((x) => x === n).length > 1) {
+      r.problems.add(`${key}.clusterNames`, clusterNames, `names ${n} more than once; list each member once`);
     }
   }
   const target: ClusterTarget = { clusterNames, labels: readLabels(r, `${key}.labels`, obj.labels) };

@@ -128,6 +128,12 @@ describe("fleet config", () => {
       "iko-plus:federatedIrisClusters[0].overrides[0].matchExpressions[0].values[1]: \"b,c\" is not a label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit; to select several values use matchExpressions: [{key: region, operator: In, values: [a, b]}]"],
     ["an empty expression list (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { matchExpressions: [] }; },
       "iko-plus:federatedIrisClusters[0].placement.matchExpressions: [] must be a non-empty list of {key, operator: In|NotIn|Exists|DoesNotExist, values}, e.g. [{key: region, operator: In, values: [a, c]}]"],
+    ["a placement naming a member twice (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { clusterNames: ["ikoclone", "ikoclone"] }; },
+      'iko-plus:federatedIrisClusters[0].placement.clusterNames: ["ikoclone","ikoclone"] names ikoclone more than once; list each member once'],
+    ["a fleet Secret naming a member three times (unit)", (c) => { (c.fleetSecrets as Record<string, unknown>[])[0].clusterNames = ["ikoclone", "ikoclone", "ikoclone"]; },
+      'iko-plus:fleetSecrets[0].clusterNames: ["ikoclone","ikoclone","ikoclone"] names ikoclone more than once; list each member once'],
+    ["an unjoined name listed twice, reported once (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { affinities: [{ name: "a", clusterNames: ["ikoghost", "ikoghost"] }] }; },
+      'iko-plus:federatedIrisClusters[0].placement.affinities[0].clusterNames: "ikoghost" is not a joined member of this fleet; use one of: ikoclone'],
     ["an unknown member access", (c) => { (c.clusters as Record<string, unknown>[])[1].join = { access: "admin" }; },
       'iko-plus:clusters[1].join.access: "admin" is not allowed; use one of: scoped, cluster-admin'],
   ];
