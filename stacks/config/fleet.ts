@@ -168,7 +168,8 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   const needsIko = clusters.some((c) => c.iko);
   const iko = needsIko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;
   const crdManifestPath = iko?.crdManifestPath;
-  if (crdManifestPath === undefined && (raw.federatedIrisClusters !== undefined)) {
+  const crdGiven = isObject(raw.iko) && raw.iko.crdManifestPath !== undefined && raw.iko.crdManifestPath !== null;
+  if (crdManifestPath === undefined && !crdGiven && raw.federatedIrisClusters !== undefined) {
     problems.add("iko.crdManifestPath", undefined, "is required: the IrisCluster CRD must exist in the Karmada API and on every member; point it at the CRD's YAML");
   }
   const fleetTls = readFleetTls(r, raw.fleetTls, { clusters: clusters.map((c) => c.name), joined, raw, secretKeys, referenced });
