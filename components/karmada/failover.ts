@@ -11,7 +11,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { KarmadaHandle } from "./control-plane";
 import { Obj } from "./join";
-import { ClusterTarget, clusterAffinity } from "./policies";
+import { clusterAffinity } from "./policies";
+import { ClusterTarget } from "./selectors";
 
 /** The taint Karmada's controllers and docs use for a Cluster whose Ready condition is not True. */
 export const NOT_READY_TAINT_KEY = "cluster.karmada.io/not-ready";

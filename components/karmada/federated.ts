@@ -8,7 +8,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { KarmadaHandle } from "./control-plane";
 import { irisClusterInterpreter } from "./interpreter";
-import { ClusterTarget, Failover, PlaintextOverride, Placement, ResourceSelector, overridePolicy, propagationPolicy } from "./policies";
+import { Failover, PlaintextOverride, Placement, ResourceSelector, overridePolicy, propagationPolicy } from "./policies";
+import { ClusterTarget } from "./selectors";
 
 type Obj = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 export * from "./join";
 export * from "./policies";
+export * from "./selectors";
 export * from "./interpreter";
 export * from "./values";
 export * from "./control-plane";

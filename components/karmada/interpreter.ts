@@ -7,56 +7,92 @@
  * iriscluster` prints as STATUS, e.g. "Running") and, when present, `status.conditions`.
  */
 
-/** Phases that mean the IrisCluster is broken (case-insensitive). */
+/** Phases that mean the IrisCluster is broken (case-insensitive): unhealthy whatever else the status says. */
 export const UNHEALTHY_PHASES = ["failed", "error", "degraded", "unhealthy"];
 
-/** healthInterpretation: unhealthy on a failed phase or a Ready=False condition. */
+/** Phases that mean the operator runs the IrisCluster (case-insensitive): healthy unless a condition fails. */
+export const HEALTHY_PHASES = ["running"];
+
+const luaSet = (name: string, values: string[]) => `local ${name} = { ${values.map((v) => `['${v}'] = true`).join(", ")} }`;
+
+/**
+ * healthInterpretation: healthy only when the operator says so. That is a `Ready` condition
+ * with status "True", or (without a Ready condition) a running phase; and in both cases no
+ * failed phase and no condition with status "False". Anything else (no status, `status: {}`,
+ * Pending, Unknown, Ready=Unknown, a phase that is not a string) is unhealthy: a cluster no
+ * operator reconciles must not count as healthy, and the policy's failover toleration absorbs
+ * the time before the first reconcile. Fields of unexpected types are judged, never a Lua error.
+ */
 export const HEALTH_LUA = `function InterpretHealth(observedObj)
-  if observedObj.status == nil then
-    return true
+  ${luaSet("failedPhases", UNHEALTHY_PHASES)}
+  ${luaSet("runningPhases", HEALTHY_PHASES)}
+  local status = observedObj.status
+  if type(status) ~= 'table' then
+    return false
   end
-  local phase = observedObj.status.phase
-  if phase ~= nil then
-    local p = string.lower(phase)
-    if ${UNHEALTHY_PHASES.map((p) => `p == '${p}'`).join(" or ")} then
+  local running = false
+  if type(status.phase) == 'string' then
+    local p = string.lower(status.phase)
+    if failedPhases[p] then
       return false
     end
+    running = runningPhases[p] == true
   end
-  if observedObj.status.conditions ~= nil then
-    for _, c in ipairs(observedObj.status.conditions) do
-      if c.type == 'Ready' and c.status == 'False' then
-        return false
+  local ready = nil
+  if type(status.conditions) == 'table' then
+    for _, c in ipairs(status.conditions) do
+      if type(c) == 'table' then
+        if c.status == 'False' then
+          return false
+        end
+        if c.type == 'Ready' then
+          ready = c.status == 'True'
+        end
       end
     end
   end
-  return true
+  if ready ~= nil then
+    return ready
+  end
+  return running
 end`;
 
 /** statusReflection: the member's whole status goes into the binding. */
 export const REFLECT_LUA = `function ReflectStatus(observedObj)
-  if observedObj.status == nil then
+  if type(observedObj.status) ~= 'table' then
     return {}
   end
   return observedObj.status
 end`;
 
 /**
- * statusAggregation: the template's status gets the worst phase across members (Failed beats
- * anything, then Pending/unknown, then Running) and one entry per member.
+ * statusAggregation: the template's status is replaced (never merged with what it carried) by
+ * the worst phase across members (Failed beats anything, then Pending/unknown, then Running),
+ * one entry per member, and each condition type once with its worst status across members
+ * (False, then Unknown, then True), the reason of the first worst member and a message naming
+ * every member with that status. No member status: no status.
  */
 export const AGGREGATE_LUA = `function AggregateStatus(desiredObj, statusItems)
-  if statusItems == nil then
+  if statusItems == nil or #statusItems == 0 then
+    desiredObj.status = nil
     return desiredObj
   end
   local rank = { running = 0, pending = 1, creating = 1, unknown = 2, degraded = 3, unhealthy = 3, error = 4, failed = 4 }
+  local condRank = { True = 0, Unknown = 1, False = 2 }
   local worst = nil
   local worstRank = -1
   local members = {}
+  local conds = {}
+  local condOrder = {}
   for i = 1, #statusItems do
     local item = statusItems[i]
+    local status = item.status
+    if type(status) ~= 'table' then
+      status = {}
+    end
     local phase = 'Unknown'
-    if item.status ~= nil and item.status.phase ~= nil then
-      phase = item.status.phase
+    if type(status.phase) == 'string' and status.phase ~= '' then
+      phase = status.phase
     end
     local r = rank[string.lower(phase)]
     if r == nil then
@@ -67,12 +103,56 @@ export const AGGREGATE_LUA = `function AggregateStatus(desiredObj, statusItems)
       worst = phase
     end
     members[i] = { clusterName = item.clusterName, phase = phase }
+    if type(status.conditions) == 'table' then
+      for _, c in ipairs(status.conditions) do
+        if type(c) == 'table' and type(c.type) == 'string' then
+          local s = c.status
+          if condRank[s] == nil then
+            s = 'Unknown'
+          end
+          local text = tostring(item.clusterName)
+          if type(c.message) == 'string' and c.message ~= '' then
+            text = text .. ': ' .. c.message
+          elseif type(c.reason) == 'string' and c.reason ~= '' then
+            text = text .. ': ' .. c.reason
+          end
+          local agg = conds[c.type]
+          if agg == nil or condRank[s] > condRank[agg.status] then
+            agg = { type = c.type, status = s, texts = { text } }
+            if type(c.reason) == 'string' and c.reason ~= '' then
+              agg.reason = c.reason
+            end
+            if type(c.lastTransitionTime) == 'string' then
+              agg.lastTransitionTime = c.lastTransitionTime
+            end
+            if conds[c.type] == nil then
+              condOrder[#condOrder + 1] = c.type
+            end
+            conds[c.type] = agg
+          elseif s == agg.status then
+            agg.texts[#agg.texts + 1] = text
+          end
+        end
+      end
+    end
   end
-  if desiredObj.status == nil then
-    desiredObj.status = {}
+  local status = { phase = worst, members = members }
+  if #condOrder > 0 then
+    local conditions = {}
+    for i, t in ipairs(condOrder) do
+      local agg = conds[t]
+      local c = { type = agg.type, status = agg.status, message = table.concat(agg.texts, '; ') }
+      if agg.reason ~= nil then
+        c.reason = agg.reason
+      end
+      if agg.lastTransitionTime ~= nil then
+        c.lastTransitionTime = agg.lastTransitionTime
+      end
+      conditions[i] = c
+    end
+    status.conditions = conditions
   end
-  desiredObj.status.phase = worst
-  desiredObj.status.members = members
+  desiredObj.status = status
   return desiredObj
 end`;
 

@@ -2,6 +2,7 @@
  * Pure builders of Karmada policies (policy.karmada.io/v1alpha1).
  */
 import { Obj } from "./join";
+import { ClusterTarget } from "./selectors";
 
 export interface ResourceSelector {
   apiVersion: string;
@@ -10,19 +11,6 @@ export interface ResourceSelector {
   name?: string;
   /** @default the policy's namespace (namespaced policies select only their own namespace) */
   namespace?: string;
-}
-
-export interface ClusterTarget {
-  /** Members by name. @default no name filter */
-  clusterNames?: string[];
-  /** Members by Cluster labels (matchLabels). @default no label filter */
-  labels?: Record<string, string>;
-  /**
-   * Members by the Cluster's `spec.region` (fieldSelector `region In [...]`): what a region stack
-   * sets on its member, so a fleet can place by region without knowing member names.
-   * @default no region filter
-   */
-  regions?: string[];
 }
 
 export interface SpreadConstraint {
@@ -44,35 +32,15 @@ export interface Placement extends ClusterTarget {
   spreadConstraints?: SpreadConstraint[];
 }
 
-/** A member as placements see it: its name, the labels and region on its Karmada Cluster. */
-export interface PlaceableMember {
-  name: string;
-  labels?: Record<string, string>;
-  region?: string;
-}
-
-/** Whether a target (all of its filters, as Karmada ANDs them) selects a member. */
-export function targetSelects(t: ClusterTarget, m: PlaceableMember): boolean {
-  if (t.clusterNames && t.clusterNames.length > 0 && !t.clusterNames.includes(m.name)) return false;
-  if (t.labels && Object.entries(t.labels).some(([k, v]) => m.labels?.[k] !== v)) return false;
-  if (t.regions && t.regions.length > 0 && (m.region === undefined || !t.regions.includes(m.region))) return false;
-  return true;
-}
-
-/**
- * The names of the members a placement can put an object on: those its target selects, or for
- * ordered affinities those any group selects. A federated object waits only for these joins, so
- * a member that is down does not hold back objects placed elsewhere.
- */
-export function selectableMembers(p: Placement, members: PlaceableMember[]): string[] {
-  const targets: ClusterTarget[] = p.affinities && p.affinities.length > 0 ? p.affinities : [p];
-  return members.filter((m) => targets.some((t) => targetSelects(t, m))).map((m) => m.name);
-}
-
 export function clusterAffinity(t: ClusterTarget): Obj {
   const a: Obj = {};
   if (t.clusterNames && t.clusterNames.length > 0) a.clusterNames = [...t.clusterNames];
-  if (t.labels && Object.keys(t.labels).length > 0) a.labelSelector = { matchLabels: { ...t.labels } };
+  const labelSelector: Obj = {};
+  if (t.labels && Object.keys(t.labels).length > 0) labelSelector.matchLabels = { ...t.labels };
+  if (t.matchExpressions && t.matchExpressions.length > 0) {
+    labelSelector.matchExpressions = t.matchExpressions.map((e) => (e.values && e.values.length > 0 ? { key: e.key, operator: e.operator, values: [...e.values] } : { key: e.key, operator: e.operator }));
+  }
+  if (Object.keys(labelSelector).length > 0) a.labelSelector = labelSelector;
   if (t.regions && t.regions.length > 0) a.fieldSelector = { matchExpressions: [{ key: "region", operator: "In", values: [...t.regions] }] };
   return a;
 }

@@ -3,7 +3,7 @@
  * spec.failover) and the fleet's `clusterFailover` (the not-ready ClusterTaintPolicy).
  */
 import { ClusterTarget, Failover } from "../../components/karmada";
-import { readTarget, targetsAnything } from "./placement";
+import { readTarget, targetGiven } from "./placement";
 import { Reader } from "./read";
 
 const FAILOVER_KEYS = ["application", "cluster"];
@@ -50,16 +50,16 @@ export interface ClusterFailoverConfig {
   target?: ClusterTarget;
 }
 
-/** Reads `clusterFailover`: `true` (every Cluster) or `{clusterNames|labels|regions}`; names need not be joined here. */
+/** Reads `clusterFailover`: `true` (every Cluster) or `{clusterNames|labels|matchExpressions|regions}`; names need not be joined here. */
 export function readClusterFailover(r: Reader, raw: unknown): ClusterFailoverConfig | undefined {
   if (raw === undefined || raw === false || raw === "false") return undefined;
   if (raw === true || raw === "true") return {};
   const obj = r.object("clusterFailover", raw);
-  r.unknownKeys("clusterFailover", obj, ["clusterNames", "labels", "regions"]);
+  r.unknownKeys("clusterFailover", obj, ["clusterNames", "labels", "matchExpressions", "regions"]);
   // Members of a DR fleet are joined by region stacks, so names are not checked against this stack's joins.
   const target = readTarget(r, "clusterFailover", obj, undefined);
-  if (!targetsAnything(target)) {
-    r.problems.add("clusterFailover", raw, "selects no Cluster; set true (every Cluster) or clusterNames, labels or regions");
+  if (!targetGiven(obj)) {
+    r.problems.add("clusterFailover", raw, "selects no Cluster; set true (every Cluster) or clusterNames, labels, matchExpressions or regions");
     return undefined;
   }
   return { target };

@@ -9,7 +9,7 @@ import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
-import { OverrideConfig, readOverrides, readPlacement, readTarget } from "./placement";
+import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, targetGiven } from "./placement";
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, isObject } from "./read";
 import { ClusterTarget, Failover, MEMBER_ACCESS, MemberAccess, Placement } from "../../components/karmada";
@@ -93,8 +93,7 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
     r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access"]);
     const zones = j.zones === undefined ? undefined : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string") ? j.zones as string[] : undefined;
     if (j.zones !== undefined && zones === undefined) r.problems.add(`${key}.join.zones`, j.zones, "must be a list of zone names, e.g. [us-central1-a]");
-    const labels = j.labels === undefined ? undefined : isObject(j.labels) && Object.values(j.labels).every((v) => typeof v === "string") ? j.labels as Record<string, string> : undefined;
-    if (j.labels !== undefined && labels === undefined) r.problems.add(`${key}.join.labels`, j.labels, "must be a map of strings, e.g. {tier: dr}");
+    const labels = readLabels(r, `${key}.join.labels`, j.labels);
     const access = r.oneOf(`${key}.join.access`, j.access, MEMBER_ACCESS, "scoped");
     join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels, access };
   }
@@ -172,7 +171,8 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   const needsIko = clusters.some((c) => c.iko);
   const iko = needsIko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;
   const crdManifestPath = iko?.crdManifestPath;
-  if (crdManifestPath === undefined && (raw.federatedIrisClusters !== undefined)) {
+  const crdGiven = isObject(raw.iko) && raw.iko.crdManifestPath !== undefined && raw.iko.crdManifestPath !== null;
+  if (crdManifestPath === undefined && !crdGiven && raw.federatedIrisClusters !== undefined) {
     problems.add("iko.crdManifestPath", undefined, "is required: the IrisCluster CRD must exist in the Karmada API and on every member; point it at the CRD's YAML");
   }
   const fleetTls = readFleetTls(r, raw.fleetTls, { clusters: clusters.map((c) => c.name), joined, raw, secretKeys, referenced });
@@ -201,11 +201,11 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     });
   }
   const fleetSecrets: FleetSecretConfig[] = [];
-  if (raw.fleetSecrets !== undefined && !Array.isArray(raw.fleetSecrets)) problems.add("fleetSecrets", raw.fleetSecrets, "must be a list of {name, dataKey, clusterNames|labels}");
+  if (raw.fleetSecrets !== undefined && !Array.isArray(raw.fleetSecrets)) problems.add("fleetSecrets", raw.fleetSecrets, "must be a list of {name, dataKey, clusterNames|labels|matchExpressions}");
   (Array.isArray(raw.fleetSecrets) ? raw.fleetSecrets : []).forEach((s, i) => {
     const k = `fleetSecrets[${i}]`;
     const o = r.object(k, s);
-    r.unknownKeys(k, o, ["name", "namespace", "dataKey", "clusterNames", "labels"]);
+    r.unknownKeys(k, o, ["name", "namespace", "dataKey", "clusterNames", "labels", "matchExpressions"]);
     const name = r.string(`${k}.name`, o.name, "") as string;
     if (checkDns1123Label(name)) r.problems.add(`${k}.name`, o.name, checkDns1123Label(name) as string);
     const namespace = r.string(`${k}.namespace`, o.namespace, "default") as string;
@@ -214,7 +214,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
       problems.add(dataKey, raw[dataKey], "must be an object of string values, e.g. {\"password\": \"...\"}", { secret: true });
     }
     const placement = readTarget(r, k, o, joined);
-    if (!placement.clusterNames && !placement.labels) r.problems.add(k, "{...}", "sends the Secret nowhere; set clusterNames or labels");
+    if (!targetGiven(o)) r.problems.add(k, "{...}", "sends the Secret nowhere; set clusterNames, labels or matchExpressions");
     if (fleetSecrets.some((f) => f.name === name && f.namespace === namespace)) r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}`);
     fleetSecrets.push({ name, namespace, dataKey: dataKey ?? "", placement });
   });

@@ -39,17 +39,24 @@ export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
   const key = "iko";
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, IKO_KEYS);
-  const chartPath = r.string(`${key}.chartPath`, obj.chartPath);
+  const given = (v: unknown) => v !== undefined && v !== null;
+  const chartPath = obj.chartPath === "" ? undefined : r.string(`${key}.chartPath`, obj.chartPath);
+  if (obj.chartPath === "") {
+    r.problems.add(`${key}.chartPath`, "", "is empty; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or leave it out and set iko.chartRepo and iko.chartVersion");
+  }
   const chartRepo = r.string(`${key}.chartRepo`, obj.chartRepo);
   const chartVersion = r.string(`${key}.chartVersion`, obj.chartVersion);
-  if (chartPath === undefined && chartRepo === undefined) {
+  // A chart source that is set but invalid has its own message above: no second "is required".
+  if (given(obj.chartPath) || given(obj.chartRepo)) {
+    if (chartPath !== undefined && chartRepo !== undefined) {
+      r.problems.add(`${key}.chartRepo`, chartRepo, "is set together with iko.chartPath; keep one chart source");
+    } else if (chartPath !== undefined && !fs.existsSync(chartPath)) {
+      r.problems.add(`${key}.chartPath`, chartPath, "does not exist; point it at the IKO chart folder (chart/iris-operator of the InterSystems download)");
+    } else if (chartRepo !== undefined && !given(obj.chartVersion)) {
+      r.problems.add(`${key}.chartVersion`, undefined, "is required with iko.chartRepo; pin the chart version, e.g. 3.8.42");
+    }
+  } else {
     r.problems.add(`${key}.chartPath`, undefined, "is required; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or set iko.chartRepo and iko.chartVersion");
-  } else if (chartPath !== undefined && chartRepo !== undefined) {
-    r.problems.add(`${key}.chartRepo`, chartRepo, "is set together with iko.chartPath; keep one chart source");
-  } else if (chartPath !== undefined && !fs.existsSync(chartPath)) {
-    r.problems.add(`${key}.chartPath`, chartPath, "does not exist; point it at the IKO chart folder (chart/iris-operator of the InterSystems download)");
-  } else if (chartRepo !== undefined && chartVersion === undefined) {
-    r.problems.add(`${key}.chartVersion`, undefined, "is required with iko.chartRepo; pin the chart version, e.g. 3.8.42");
   }
   const releaseName = r.string(`${key}.releaseName`, obj.releaseName, "iko") as string;
   const releaseProblem = checkDns1123Label(releaseName);
@@ -92,9 +99,9 @@ export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
   const crdFrom = r.oneOf(`${key}.crdFrom`, obj.crdFrom, ["manifest", "home"] as const, "manifest");
   const crdManifestPath = r.string(`${key}.crdManifestPath`, obj.crdManifestPath);
   if (remote && crdFrom === "manifest") {
-    if (crdManifestPath === undefined) {
+    if (crdManifestPath === undefined && !given(obj.crdManifestPath)) {
       r.problems.add(`${key}.crdManifestPath`, undefined, "is required for a remote operator; export the CRD with `kubectl get crd irisclusters.intersystems.com -o yaml > ikocrds.yaml`, or set iko.crdFrom to \"home\"");
-    } else if (!fs.existsSync(crdManifestPath)) {
+    } else if (crdManifestPath !== undefined && !fs.existsSync(crdManifestPath)) {
       r.problems.add(`${key}.crdManifestPath`, crdManifestPath, "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD");
     }
   }

@@ -11,6 +11,7 @@ import { ClusterConfig, readCluster, readRegistryMirror } from "./cluster";
 import { FleetClusterConfig, readSecretRef } from "./fleet";
 import { IkoConfig, readIko } from "./iko";
 import { Raw, Reader, isObject } from "./read";
+import { readLabels } from "./placement";
 import { PROJECT } from "./wfh";
 
 export interface RegionMemberConfig extends ClusterConfig {
@@ -84,9 +85,7 @@ function readMember(r: Reader, raw: Raw, region: string, secretKeys: string[], r
   } else if (obj.gke !== undefined) {
     r.problems.add(`${key}.gke`, obj.gke, `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`);
   }
-  const labels = obj.labels === undefined ? undefined
-    : isObject(obj.labels) && Object.values(obj.labels).every((v) => typeof v === "string") ? obj.labels as Record<string, string> : undefined;
-  if (obj.labels !== undefined && labels === undefined) r.problems.add(`${key}.labels`, obj.labels, "must be a map of strings, e.g. {tier: dr}");
+  const labels = readLabels(r, `${key}.labels`, obj.labels);
   return {
     ...base,
     provider: r.string(`${key}.provider`, obj.provider, base.source === "gke" ? "gke" : undefined),

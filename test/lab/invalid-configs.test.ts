@@ -109,7 +109,7 @@ const CASES: Case[] = [
   fleet("a Karmada NodePort out of range", (c) => { (c.clusters as Config[]).push({ name: "ikofett" }); c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", nodePort: 5443 }; }, "karmada.nodePort", "5443", "from 30000 to 32767"),
   fleet("a license key in plain config", (c) => { fic(c).licenseKeyConfig = "plainLicense"; c.plainLicense = "LICENSE TEXT"; }, "federatedIrisClusters[0].licenseKeyConfig", "\"plainLicense\"", "which is not a secret; set it again with `pulumi config set --secret plainLicense"),
   fleet("a fleet Secret whose data is not set", (c) => { (c.fleetSecrets as Config[])[0].dataKey = "noSuchData"; }, "fleetSecrets[0].dataKey", "\"noSuchData\"", "which is not set; set it with `pulumi config set --secret noSuchData"),
-  fleet("a fleet Secret going nowhere", (c) => { delete (c.fleetSecrets as Config[])[0].clusterNames; }, "fleetSecrets[0]", "\"{...}\"", "sends the Secret nowhere; set clusterNames or labels"),
+  fleet("a fleet Secret going nowhere", (c) => { delete (c.fleetSecrets as Config[])[0].clusterNames; }, "fleetSecrets[0]", "\"{...}\"", "sends the Secret nowhere; set clusterNames, labels or matchExpressions"),
   fleet("a GKE member without a location", (c) => { (c.clusters as Config[]).push({ name: "ikogcp", source: "gke", gke: {} }); }, "clusters[2].gke.location", "(not set)", "is required for a GKE cluster"),
   fleet("a stray top-level key", (c) => { c.members = []; }, "members", "[]", "is not a known key"),
   // A region stack (DR): its member joins the fleet stack's Karmada.

@@ -103,10 +103,12 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
       ]);
     });
 
-    it("placement-names-joined-clusters: fires on names that are not joined, in a placement and in an override", () => {
+    it("placement-names-joined-clusters: fires on names that are not joined, in a placement and in an override, and on label selectors that are invalid or select no joined Cluster", () => {
       assert.deepStrictEqual(of("placement-names-joined-clusters").map((v) => v.message).sort(), [
         "kubernetes:policy.karmada.io/v1alpha1:OverridePolicy \"phantom-override\" (default/phantom-override): spec.overrideRules[0].targetCluster.clusterNames[0] is \"ikophantom\", which is not a Karmada Cluster joined in this stack through the same Karmada (joined: ikoclone); join that cluster in this stack (clusters[].join) or remove the name",
         "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy \"ghost-propagate\" (default/ghost-propagate): spec.placement.clusterAffinity.clusterNames[1] is \"ikoghost\", which is not a Karmada Cluster joined in this stack through the same Karmada (joined: ikoclone); join that cluster in this stack (clusters[].join) or remove the name",
+        "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy \"nowhere-propagate\" (default/nowhere-propagate): spec.placement.clusterAffinity selects no Karmada Cluster joined in this stack through the same Karmada (joined: ikoclone {region=a}), so it places nothing; fix its labelSelector (matchLabels, matchExpressions) or join a cluster with those labels (clusters[].join.labels)",
+        "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy \"set-based-propagate\" (default/set-based-propagate): spec.placement.clusterAffinity.labelSelector.matchLabels.region is \"in (a,c)\", which is a set-based selector written as a label value, which selects nothing; write it as matchExpressions: [{key: region, operator: In, values: [a, c]}]",
       ]);
     });
 
@@ -122,8 +124,8 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
       ]);
     });
 
-    it("reports nothing else (11 violations in all)", () => {
-      assert.strictEqual(violations.length, 11, violations.map((v) => `${v.policy} ${v.name}`).join("\n"));
+    it("reports nothing else (13 violations in all)", () => {
+      assert.strictEqual(violations.length, 13, violations.map((v) => `${v.policy} ${v.name}`).join("\n"));
     });
   });
 

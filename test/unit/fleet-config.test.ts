@@ -46,6 +46,20 @@ describe("fleet config", () => {
     assert.strictEqual(cfg.federatedIrisClusters[0].licenseKeyConfig, "irisLicenseKey");
   });
 
+  it("unit: takes placement matchExpressions (In, NotIn, Exists, DoesNotExist) beside labels, for placements, affinities, overrides and fleet Secrets", () => {
+    const raw = base();
+    const exprs = [{ key: "region", operator: "In", values: ["a", "c"] }, { key: "tier", operator: "NotIn", values: ["test"] }, { key: "dr", operator: "Exists" }, { key: "example.com/frozen", operator: "DoesNotExist" }];
+    const f = (raw.federatedIrisClusters as Record<string, unknown>[])[0];
+    f.placement = { affinities: [{ name: "primary", labels: { zone: "" }, matchExpressions: exprs }, { name: "dr", clusterNames: ["ikoclone"] }] };
+    f.overrides = [{ matchExpressions: [exprs[0]], plaintext: [{ path: "/spec/x", operator: "add", value: 1 }] }];
+    raw.fleetSecrets = [{ name: "s", dataKey: "shhhhData", matchExpressions: [exprs[2]] }];
+    const cfg = validateConfig(raw, SECRET_KEYS);
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    assert.deepStrictEqual(cfg.federatedIrisClusters[0].placement.affinities?.[0], { name: "primary", clusterNames: undefined, labels: { zone: "" }, matchExpressions: exprs });
+    assert.deepStrictEqual(cfg.federatedIrisClusters[0].overrides[0].target, { clusterNames: undefined, labels: undefined, matchExpressions: [exprs[0]] });
+    assert.deepStrictEqual(cfg.fleetSecrets[0].placement, { clusterNames: undefined, labels: undefined, matchExpressions: [exprs[2]] });
+  });
+
   it("flags a secret key that no entry names, without showing it", () => {
     assert.deepStrictEqual(problemsOf({ ...base(), strayKey: "x" }, [...SECRET_KEYS, "iko-plus:strayKey"]),
       ["iko-plus:strayKey: [secret] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, registryMirror (or a secret key that an entry names)"]);
@@ -67,7 +81,7 @@ describe("fleet config", () => {
     ["placement naming the (unjoined) host", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { clusterNames: ["ikofett"] }; },
       'iko-plus:federatedIrisClusters[0].placement.clusterNames: "ikofett" is not a joined member of this fleet; use one of: ikoclone'],
     ["an empty placement", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = {}; },
-      "iko-plus:federatedIrisClusters[0].placement: {} places the object nowhere; set clusterNames, labels, regions or affinities"],
+      "iko-plus:federatedIrisClusters[0].placement: {} places the object nowhere; set clusterNames, labels, matchExpressions, regions or affinities"],
     ["a Karmada host that is not a cluster", (c) => { c.karmada = { mode: "helm", host: "ikokamino", endpoint: "https://127.0.0.1:32443" }; },
       'iko-plus:karmada.host: "ikokamino" is not one of this stack\'s clusters (ikofett, ikoclone)'],
     ["a Karmada endpoint without port", (c) => { c.karmada = { mode: "helm", host: "ikofett", endpoint: "127.0.0.1" }; },
@@ -81,7 +95,7 @@ describe("fleet config", () => {
     ["a fleet Secret whose data key is missing", (c) => { (c.fleetSecrets as Record<string, unknown>[])[0].dataKey = "nope"; delete c.shhhhData; },
       'iko-plus:fleetSecrets[0].dataKey: "nope" names config key iko-plus:nope, which is not set; set it with `pulumi config set --secret nope <JSON object of Secret keys to values>`'],
     ["a fleet Secret going nowhere", (c) => { c.fleetSecrets = [{ name: "s", dataKey: "shhhhData" }]; },
-      'iko-plus:fleetSecrets[0]: "{...}" sends the Secret nowhere; set clusterNames or labels'],
+      'iko-plus:fleetSecrets[0]: "{...}" sends the Secret nowhere; set clusterNames, labels or matchExpressions'],
     ["GKE with Cilium", (c) => { (c.clusters as unknown[]).push({ name: "g", source: "gke", gke: { location: "us-central1" }, cilium: { enabled: true, clusterId: 9 } }); },
       "iko-plus:clusters[2].cilium.enabled: true is true for a GKE cluster, which runs Dataplane V2 (Cilium-based) already; remove it"],
     ["GKE without a location", (c) => { (c.clusters as unknown[]).push({ name: "g", source: "gke", gke: {} }); },
@@ -96,6 +110,34 @@ describe("fleet config", () => {
       "iko-plus:members: [] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, registryMirror (or a secret key that an entry names)"],
     ["a licensed IRIS image without a license key", (c) => { const f = (c.federatedIrisClusters as Record<string, unknown>[])[0]; f.image = "containers.intersystems.com/intersystems/iris:2025.1"; delete f.licenseKeyConfig; delete c.irisLicenseKey; },
       'iko-plus:federatedIrisClusters[0].licenseKeyConfig: (not set) is required for the licensed image "containers.intersystems.com/intersystems/iris:2025.1"; name the Secret holding iris.key, or use an iris-community image'],
+    ["a set-based selector written as a label value (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { labels: { region: "in (a,c)" } }; },
+      'iko-plus:federatedIrisClusters[0].placement.labels.region: "in (a,c)" is a set-based selector written as a label value, which selects nothing; write it as matchExpressions: [{key: region, operator: In, values: [a, c]}]'],
+    ["a label value Kubernetes refuses (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { labels: { tier: "gold tier" } }; },
+      "iko-plus:federatedIrisClusters[0].placement.labels.tier: \"gold tier\" is not a label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit; to select several values use matchExpressions: [{key: tier, operator: In, values: [a, b]}]"],
+    ["a label key Kubernetes refuses (unit)", (c) => { (c.fleetSecrets as Record<string, unknown>[])[0].labels = { "Example.com/tier": "dr" }; },
+      "iko-plus:fleetSecrets[0].labels[\"Example.com/tier\"]: \"Example.com/tier\" is not a label key: its prefix (before '/') must be a DNS-1123 subdomain such as example.com; use e.g. example.com/tier or tier"],
+    ["a join label Kubernetes refuses (unit)", (c) => { (c.clusters as Record<string, unknown>[])[1].join = { labels: { region: "-eu" } }; },
+      "iko-plus:clusters[1].join.labels.region: \"-eu\" is not a label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit; to select several values use matchExpressions: [{key: region, operator: In, values: [a, b]}]"],
+    ["an unknown expression operator (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { matchExpressions: [{ key: "region", operator: "in", values: ["a"] }] }; },
+      'iko-plus:federatedIrisClusters[0].placement.matchExpressions[0].operator: "in" is not allowed; use one of: In, NotIn, Exists, DoesNotExist'],
+    ["an In expression without values (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { matchExpressions: [{ key: "region", operator: "In" }] }; },
+      "iko-plus:federatedIrisClusters[0].placement.matchExpressions[0].values: (not set) is required with operator In: a non-empty list of label values, e.g. [us-central1]"],
+    ["an Exists expression with values (unit)", (c) => { (c.fleetSecrets as Record<string, unknown>[])[0].matchExpressions = [{ key: "dr", operator: "Exists", values: ["x"] }]; },
+      'iko-plus:fleetSecrets[0].matchExpressions[0].values: ["x"] must be left out with operator Exists, which tests only whether the key is set'],
+    ["an expression value Kubernetes refuses (unit)", (c) => { (c.federatedIrisClusters as Record<string, unknown>[])[0].overrides = [{ matchExpressions: [{ key: "region", operator: "NotIn", values: ["a", "b,c"] }], plaintext: [{ path: "/spec/x", operator: "add", value: 1 }] }]; },
+      "iko-plus:federatedIrisClusters[0].overrides[0].matchExpressions[0].values[1]: \"b,c\" is not a label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit; to select several values use matchExpressions: [{key: region, operator: In, values: [a, b]}]"],
+    ["an empty expression list (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { matchExpressions: [] }; },
+      "iko-plus:federatedIrisClusters[0].placement.matchExpressions: [] must be a non-empty list of {key, operator: In|NotIn|Exists|DoesNotExist, values}, e.g. [{key: region, operator: In, values: [a, c]}]"],
+    ["a placement naming a member twice (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { clusterNames: ["ikoclone", "ikoclone"] }; },
+      'iko-plus:federatedIrisClusters[0].placement.clusterNames: ["ikoclone","ikoclone"] names ikoclone more than once; list each member once'],
+    ["a fleet Secret naming a member three times (unit)", (c) => { (c.fleetSecrets as Record<string, unknown>[])[0].clusterNames = ["ikoclone", "ikoclone", "ikoclone"]; },
+      'iko-plus:fleetSecrets[0].clusterNames: ["ikoclone","ikoclone","ikoclone"] names ikoclone more than once; list each member once'],
+    ["an unjoined name listed twice, reported once (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { affinities: [{ name: "a", clusterNames: ["ikoghost", "ikoghost"] }] }; },
+      'iko-plus:federatedIrisClusters[0].placement.affinities[0].clusterNames: "ikoghost" is not a joined member of this fleet; use one of: ikoclone'],
+    ["an empty IKO chart path (unit)", (c) => { c.iko = { chartPath: "", crdManifestPath: CRD }; },
+      'iko-plus:iko.chartPath: "" is empty; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or leave it out and set iko.chartRepo and iko.chartVersion'],
+    ["an empty CRD manifest path with federated IrisClusters (unit)", (c) => { c.iko = { chartPath: CHART, crdManifestPath: "" }; },
+      'iko-plus:iko.crdManifestPath: "" must be a non-empty string'],
     ["an unknown member access", (c) => { (c.clusters as Record<string, unknown>[])[1].join = { access: "admin" }; },
       'iko-plus:clusters[1].join.access: "admin" is not allowed; use one of: scoped, cluster-admin'],
   ];

@@ -1,6 +1,6 @@
 import * as assert from "assert";
 import {
-  IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
+  IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, clusterAffinity, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
   memberNamespace, memberServiceAccountName, overridePolicy, propagationPolicy, tokenSecret,
 } from "../../components/karmada";
 
@@ -65,6 +65,16 @@ describe("karmada policies", () => {
       propagateDeps: true,
       conflictResolution: "Overwrite",
     });
+  });
+  it("unit: passes matchExpressions beside matchLabels to clusterAffinity.labelSelector (values left out for Exists/DoesNotExist)", () => {
+    assert.deepStrictEqual(clusterAffinity({
+      labels: { tier: "gold" },
+      matchExpressions: [{ key: "region", operator: "In", values: ["a", "c"] }, { key: "dr", operator: "Exists" }, { key: "frozen", operator: "DoesNotExist", values: [] }, { key: "zone", operator: "NotIn", values: ["b"] }],
+    }), { labelSelector: {
+      matchLabels: { tier: "gold" },
+      matchExpressions: [{ key: "region", operator: "In", values: ["a", "c"] }, { key: "dr", operator: "Exists" }, { key: "frozen", operator: "DoesNotExist" }, { key: "zone", operator: "NotIn", values: ["b"] }],
+    } });
+    assert.deepStrictEqual(clusterAffinity({ matchExpressions: [{ key: "region", operator: "In", values: ["a"] }] }), { labelSelector: { matchExpressions: [{ key: "region", operator: "In", values: ["a"] }] } });
   });
   it("builds per-cluster plaintext overrides", () => {
     assert.deepStrictEqual(overridePolicy({

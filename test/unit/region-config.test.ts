@@ -104,7 +104,7 @@ describe("region stack config", () => {
       ["iko-plus:member.kubeconfigPath: \"/nonexistent/kubeconfig\" cannot be read (ENOENT); point it at an existing kubeconfig file",
         "iko-plus:member.gke: {\"project\":\"p\"} is set but member.source is \"kubeconfig\"; set source to \"gke\" or remove it"]],
     ["member labels that are not strings", (c) => { (c.member as Record<string, unknown>).labels = { dr: 1 }; },
-      ["iko-plus:member.labels: {\"dr\":1} must be a map of strings, e.g. {tier: dr}"]],
+      ["iko-plus:member.labels: {\"dr\":1} must be a map of label names to string values, e.g. {region: us-central1}"]],
     ["a member kubeconfig secret that is not set", (c) => { c.member = { name: "m", kubeconfigSecret: "memberKubeconfig" }; },
       ["iko-plus:member.kubeconfigSecret: \"memberKubeconfig\" names config key iko-plus:memberKubeconfig, which is not set; set it with `pulumi config set --secret memberKubeconfig <kubeconfig>`"]],
     ["a member kubeconfig in plain config", (c) => { c.member = { name: "m", kubeconfigSecret: "memberKubeconfig" }; c.memberKubeconfig = KUBECONFIG; },
@@ -179,10 +179,10 @@ describe("fleet DR keys: regions in placements, failover, clusterFailover", () =
     ["a negative toleration", (c) => { (c.federatedIrisClusters as Record<string, unknown>[])[0].failover = { application: { tolerationSeconds: -1 } }; },
       ["iko-plus:federatedIrisClusters[0].failover.application.tolerationSeconds: -1 must be a whole number from 0 to 86400 (seconds an IrisCluster may stay unhealthy before it moves)"]],
     ["a clusterFailover that selects nothing", (c) => { c.clusterFailover = {}; },
-      ["iko-plus:clusterFailover: {} selects no Cluster; set true (every Cluster) or clusterNames, labels or regions"]],
+      ["iko-plus:clusterFailover: {} selects no Cluster; set true (every Cluster) or clusterNames, labels, matchExpressions or regions"]],
     ["a clusterFailover with an unknown key", (c) => { c.clusterFailover = { region: "us-central1" }; },
-      ["iko-plus:clusterFailover.region: \"us-central1\" is not a known key; use one of: clusterNames, labels, regions",
-        "iko-plus:clusterFailover: {\"region\":\"us-central1\"} selects no Cluster; set true (every Cluster) or clusterNames, labels or regions"]],
+      ["iko-plus:clusterFailover.region: \"us-central1\" is not a known key; use one of: clusterNames, labels, matchExpressions, regions",
+        "iko-plus:clusterFailover: {\"region\":\"us-central1\"} selects no Cluster; set true (every Cluster) or clusterNames, labels, matchExpressions or regions"]],
   ];
   for (const [what, change, expected] of fleetCases) {
     it(`rejects ${what}`, () => {
