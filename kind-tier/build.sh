@@ -20,6 +20,8 @@
 set -euo pipefail
 
 TIER_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/go-build.sh
+. "$TIER_DIR/../scripts/lib/go-build.sh"
 CACHE=${IKO_KIND_CACHE:-$HOME/.cache/iko-plus-kind}
 BIN_ROOT=$CACHE/bin
 LOG_DIR=$CACHE/logs
@@ -28,9 +30,6 @@ ENV_FILE=$CACHE/kind-tier.env
 TIMES_LOG=$CACHE/build-times.tsv
 FORCE=${IKO_KIND_FORCE:-0}
 
-export CGO_ENABLED=0
-export GOFLAGS="-mod=mod -buildvcs=false"
-export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 export DOCKER_BUILDKIT=0
 
 K8S_VERSION=v1.34.12
@@ -67,25 +66,6 @@ IMAGE_TARGETS=(rootfs registry-image node-image)
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
 die() { echo "build.sh: $*" >&2; exit 1; }
 
-mod_version() {
-  local v
-  [[ $2 == =* ]] && { echo "${2#=}"; return 0; }
-  v=$(awk -v m="$2" '
-    $1 == "require" && $2 == m { print $3; exit }
-    $1 == m && $2 ~ /^v[0-9]/   { print $2; exit }' "$1")
-  [[ -n $v ]] || { echo "build.sh: $2 is not required in $1" >&2; return 1; }
-  echo "$v"
-}
-
-expand_flags() {
-  local f=$1 v=$2 bare=${2#v} major minor
-  major=${bare%%.*}
-  minor=${bare#*.}; minor=${minor%%.*}
-  f=${f//\{v\}/$v}; f=${f//\{v#\}/$bare}; f=${f//\{major\}/$major}; f=${f//\{minor\}/$minor}
-  echo "$f"
-}
-
-target_field() { local IFS='|'; local -a f; read -r -a f <<<"$1"; echo "${f[$2]-}"; }
 target_spec() { local s; for s in "${TARGETS[@]}"; do [[ $(target_field "$s" 0) == "$1" ]] && { echo "$s"; return 0; }; done; return 1; }
 
 # src_key MODDIR PKG: for our own code (".", "./…"), -src<hash> of its Go files and go.mod/go.sum.

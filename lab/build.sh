@@ -14,6 +14,8 @@
 set -euo pipefail
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/go-build.sh
+. "$LAB_DIR/../scripts/lib/go-build.sh"
 TOOLS_DIR=$LAB_DIR/tools
 CACHE=${IKO_LAB_CACHE:-$HOME/.cache/iko-plus-lab}
 BIN_ROOT=$CACHE/bin
@@ -23,13 +25,6 @@ WORK_DIR=$CACHE/work
 ENV_FILE=$CACHE/lab-bin.env
 TIMES_LOG=$CACHE/build-times.tsv
 FORCE=${IKO_LAB_FORCE:-0}
-
-export CGO_ENABLED=0
-# -mod=mod: let go resolve/record modules itself; -buildvcs=false: the tools modules live in
-# this repo, and VCS stamping would fail on a repo without commits and is meaningless here.
-export GOFLAGS="-mod=mod -buildvcs=false"
-# Use the installed Go; never fetch another toolchain behind our back.
-export GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 
 # The single source of truth for versions is each group's go.mod in lab/tools/<group>/.
 # Fields: name | group (lab/tools/<group>) | package to build ("./…" = our own code in the group;
@@ -59,30 +54,9 @@ TARGETS=(
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
 
-# mod_version GO_MOD MODULE: the version MODULE is required at in GO_MOD.
-mod_version() {
-  local v
-  v=$(awk -v m="$2" '
-    $1 == "require" && $2 == m { print $3; exit }
-    $1 == m && $2 ~ /^v[0-9]/   { print $2; exit }' "$1")
-  [[ -n $v ]] || { echo "build.sh: $2 is not required in $1" >&2; return 1; }
-  echo "$v"
-}
-
-# expand_flags TEMPLATE VERSION
-expand_flags() {
-  local f=$1 v=$2 bare=${2#v} major minor
-  major=${bare%%.*}
-  minor=${bare#*.}; minor=${minor%%.*}
-  f=${f//\{v\}/$v}; f=${f//\{v#\}/$bare}; f=${f//\{major\}/$major}; f=${f//\{minor\}/$minor}
-  echo "$f"
-}
-
 # env_name NAME: pulumi-resource-kubernetes -> PULUMI_RESOURCE_KUBERNETES
 env_name() { local n=${1^^}; echo "${n//-/_}"; }
 
-# target_field SPEC INDEX (read -a drops a trailing empty field, hence the default).
-target_field() { local IFS='|'; local -a f; read -r -a f <<<"$1"; echo "${f[$2]-}"; }
 
 # prepare_provider MODULE_DIR VERSION: pulumi-resource-kubernetes embeds schema-embed.json and
 # terraform-mapping-embed.json, which upstream generates and git-ignores (so the module zip lacks
