@@ -3,8 +3,9 @@
 #
 # Usage: bash kind-tier/engine.sh up       use the engine `docker info` reaches, or start one
 #                                          (exit 3: no engine can be had here, and why;
-#                                          Debian's docker.io is installed only with
-#                                          IKO_KIND_INSTALL_ENGINE=1, as .ci/run sets)
+#                                          our own dockerd, installed from Debian where
+#                                          missing, only with IKO_KIND_INSTALL_ENGINE=1,
+#                                          which .ci/run sets)
 #        bash kind-tier/engine.sh down     stop the engine, only if `up` started it
 #        bash kind-tier/engine.sh status   print which engine is in use
 #
@@ -126,13 +127,14 @@ cmd_up() {
     return 0
   fi
 
+  # No engine answers. Starting (and, where missing, installing) our own is opt-in: .ci/run opts
+  # in; a developer's `npm test` leaves the tier out instead (exit 3, with the reason).
+  [[ ${IKO_KIND_INSTALL_ENGINE:-0} == 1 ]] ||
+    unavailable "no Docker engine answers; start one, or set IKO_KIND_INSTALL_ENGINE=1 to have the tier install and start Debian's docker.io for the run"
   if [[ ! -x $DOCKERD ]]; then
-    # No engine and none may or can be installed: the caller leaves the kind tier out (exit 3).
-    # Installing packages is opt-in (.ci/run opts in; a developer's `npm test` does not).
-    [[ ${IKO_KIND_INSTALL_ENGINE:-0} == 1 ]] ||
-      unavailable "no Docker engine answers; start one, or set IKO_KIND_INSTALL_ENGINE=1 to install and start Debian's docker.io for the run"
-    [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null ||
+    if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
       unavailable "no Docker engine answers and none can be installed here (needs root and apt-get for Debian's docker.io)"
+    fi
     say "$DOCKERD missing: installing Debian's docker.io"
     DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
       unavailable "no Docker engine answers and apt-get update failed (Debian's package mirror unreachable?)"
