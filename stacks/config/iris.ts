@@ -1,7 +1,7 @@
 /**
  * Config of IrisClusters a stack applies, and the pure manifest builder.
  */
-import { checkDns1123Label, checkDns1123Subdomain, checkImageRef } from "../../components/names";
+import { checkDns1123Label, checkDns1123Subdomain, checkImageRef, isLicensedIrisImage } from "../../components/names";
 import { Raw, Reader, isObject } from "./read";
 
 export interface IrisClusterConfig {
@@ -82,7 +82,7 @@ export function readIrisClusters(r: Reader, raw: unknown, key = "irisClusters", 
     if (licenseKeySecret !== undefined && checkDns1123Subdomain(licenseKeySecret)) {
       r.problems.add(`${k}.licenseKeySecret`, licenseKeySecret, checkDns1123Subdomain(licenseKeySecret) as string);
     }
-    if (image !== undefined && /\/intersystems\/(iris|irishealth):/.test(image) && item[licenseField] === undefined) {
+    if (image !== undefined && isLicensedIrisImage(image) && item[licenseField] === undefined) {
       r.problems.add(`${k}.${licenseField}`, undefined, `is required for the licensed image ${JSON.stringify(image)}; name the Secret holding iris.key, or use an iris-community image`);
     }
     const serviceType = item.serviceType === undefined ? undefined
