@@ -2,7 +2,7 @@
  * Config of the IKO operator of a stack.
  */
 import * as fs from "fs";
-import { IkoImage } from "../../components/iko";
+import { IKO_WEBHOOK_VALUES, IkoImage } from "../../components/iko";
 import { chartImageValues, checkDns1123Label, checkDns1123Subdomain, checkImageRef } from "../../components/names";
 import { Raw, Reader, isObject } from "./read";
 
@@ -75,7 +75,7 @@ export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
   if (obj.values !== undefined) {
     values = r.object(`${key}.values`, obj.values);
     const apiserver = isObject(values.apiserver) ? values.apiserver : {};
-    for (const hook of ["enableMutatingWebhook", "enableValidatingWebhook"]) {
+    for (const hook of IKO_WEBHOOK_VALUES) {
       if (remote && (apiserver[hook] === true || apiserver[hook] === "true")) {
         r.problems.add(`${key}.values.apiserver.${hook}`, apiserver[hook], "turns a webhook on, but a remote operator must run with both webhooks off (they would sit on the home cluster); remove it");
       }
