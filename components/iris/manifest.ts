@@ -20,12 +20,25 @@ export interface IrisClusterArgs {
   spec?: Obj;
 }
 
+/** The key that holds the license key in its Secret (what IKO mounts as `iris.key`). */
+export const IRIS_LICENSE_KEY = "iris.key";
+
+/** The Secret a federated IrisCluster's license key is written to: `<IrisCluster name>-license`. */
+export function licenseSecretName(irisName: string): string {
+  return `${irisName}-license`;
+}
+
+/** `spec.licenseKeySecret` naming the Secret that holds the license key. */
+export function licenseKeySecretRef(secretName: string): { name: string } {
+  return { name: secretName };
+}
+
 /** The IrisCluster object for one IrisCluster. */
 export function irisClusterManifest(c: IrisClusterArgs): Obj {
   const data: Obj = { image: c.image };
   if (c.mirrored !== undefined) data.mirrored = c.mirrored;
   const spec: Obj = { topology: { data } };
-  if (c.licenseKeySecret) spec.licenseKeySecret = { name: c.licenseKeySecret };
+  if (c.licenseKeySecret) spec.licenseKeySecret = licenseKeySecretRef(c.licenseKeySecret);
   if (c.serviceType) spec.serviceTemplate = { spec: { type: c.serviceType } };
   return {
     apiVersion: "intersystems.com/v1alpha1",

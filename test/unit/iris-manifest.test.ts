@@ -24,3 +24,11 @@ describe("components/iris", () => {
     assert.strictEqual((m.spec as Record<string, unknown>).tls, undefined, "the input is not changed");
   });
 });
+
+describe("components/iris license wiring", () => {
+  it("names a federated IrisCluster's license Secret and the key in it", () => {
+    assert.strictEqual(iris.licenseSecretName("federated-iris"), "federated-iris-license");
+    assert.strictEqual(iris.IRIS_LICENSE_KEY, "iris.key");
+    assert.deepStrictEqual(iris.licenseKeySecretRef("k"), { name: "k" });
+  });
+});
