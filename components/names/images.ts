@@ -50,7 +50,11 @@ export type ImagePinProblem = "untagged" | "latest";
 
 /** Whether a reference is pinned: by a digest, or by a tag other than `latest` (an empty tag is none). */
 export function imagePinProblem(ref: string): ImagePinProblem | undefined {
-  const { tag, digest } = splitImageRef(ref);
+  return pinProblemOf(splitImageRef(ref));
+}
+
+/** The pinning rule on a tag and digest (also Helm `{repository, tag}` values, which have no digest). */
+export function pinProblemOf({ tag, digest }: { tag?: string; digest?: string }): ImagePinProblem | undefined {
   if (digest !== undefined) return undefined;
   if (tag === undefined || tag === "") return "untagged";
   return tag === "latest" ? "latest" : undefined;

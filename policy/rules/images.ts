@@ -8,7 +8,7 @@
  *   (when it is not, the chart's own default applies, which this rule cannot see).
  * ConfigMaps and Secrets are not looked at (their data is free-form).
  */
-import { ImagePinProblem, imagePinProblem, splitImageRef } from "../../components/names/images";
+import { ImagePinProblem, imagePinProblem, pinProblemOf, splitImageRef } from "../../components/names/images";
 import { describe, isObject, joinPath, leaves, PolicyObject, PolicyResource, PolicyValue, reveal, SecretValue, UNKNOWN } from "./values";
 
 export const PINNED_IMAGES = "pinned-images";
@@ -61,7 +61,7 @@ export function unpinnedImages(r: PolicyResource): string[] {
   for (const { path, obj } of objects) {
     const tag = reveal(obj.tag);
     if (tag === UNKNOWN || (tag !== null && typeof tag !== "string") || obj.tag instanceof SecretValue) continue;
-    const problem: ImageProblem | undefined = tag === null || tag === "" ? "untagged" : tag === "latest" ? "latest" : undefined;
+    const problem = pinProblemOf({ tag: tag ?? undefined });
     if (!problem) continue;
     const repo = [reveal(obj.registry), reveal(obj.repository)].filter((s) => typeof s === "string" && s !== "").join("/");
     const tagPath = joinPath(path, "tag");
