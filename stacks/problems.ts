@@ -20,10 +20,17 @@ export function show(value: unknown, secret = false): string {
 
 export class Problems {
   readonly list: string[] = [];
+  private readonly keys = new Set<string>();
   constructor(private readonly namespace: string) {}
+
+  /** Whether a problem is recorded under `key`. */
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
 
   /** Records one problem: `<ns>:<key>: <value> <what is wrong>; <fix>`. */
   add(key: string, value: unknown, problem: string, opts: { secret?: boolean } = {}): void {
+    this.keys.add(key);
     this.list.push(`${this.namespace}:${key}: ${show(value, opts.secret)} ${problem}`);
   }
 

@@ -4,8 +4,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
-import { FleetTls, TlsComponent, withIrisTls } from "../components/tls";
-import { IrisClusterConfig, irisClusterManifest } from "./config/iris";
+import { irisClusterManifest, withIrisTls } from "../components/iris";
+import { FleetTls, TlsComponent } from "../components/tls";
+import { IrisClusterConfig } from "./config/iris";
 import { FleetTlsConfig } from "./config/tls";
 
 /** A federated IrisCluster as far as TLS is concerned. */

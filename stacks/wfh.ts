@@ -6,7 +6,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { IkoHomeOperator } from "../components/iko";
 import { ClusterEnv, declareCluster } from "./clusters";
-import { WfhConfig, irisClusterManifest } from "./config";
+import { irisClusterManifest } from "../components/iris";
+import { WfhConfig } from "./config";
 
 export interface WfhOutputs {
   homeKubeconfig: pulumi.Output<string>;

@@ -5,6 +5,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, withReadyGate } from "../cluster/handle";
+import { ArgProblem, checkCiliumClusterId, checkClusterName, throwIfArgProblems } from "../names";
 import { CILIUM_REPO, CILIUM_VERSION, CiliumValuesArgs, ciliumValues } from "./values";
 
 export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
@@ -23,6 +24,27 @@ export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
   timeoutSeconds?: number;
 }
 
+/** The fields `checkCiliumCniArgs` judges (a cluster handle is not needed to check them). */
+export type CiliumCniCheckedArgs = Partial<Pick<CiliumCniArgs, "clusterName" | "clusterId">>;
+
+/**
+ * Problems of CiliumCni args, as `[field, value, problem]` (the stack config reports the same
+ * problems under its own keys). Only the fields given are checked; the constructor passes the
+ * cluster handle's name as `clusterName` when it is not set.
+ */
+export function checkCiliumCniArgs(args: CiliumCniCheckedArgs): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  if (args.clusterName !== undefined) {
+    const p = checkClusterName(args.clusterName);
+    if (p) problems.push(["clusterName", args.clusterName, p]);
+  }
+  if (args.clusterId !== undefined) {
+    const p = checkCiliumClusterId(args.clusterId);
+    if (p) problems.push(["clusterId", args.clusterId, p]);
+  }
+  return problems;
+}
+
 export class CiliumCni extends pulumi.ComponentResource {
   /** The Helm release. */
   declare public readonly release: k8s.helm.v3.Release;
@@ -30,8 +52,10 @@ export class CiliumCni extends pulumi.ComponentResource {
   declare public readonly handle: ClusterHandle;
 
   constructor(name: string, args: CiliumCniArgs, opts?: pulumi.ComponentResourceOptions) {
+    const clusterName = args.clusterName ?? args.cluster.name;
+    throwIfArgProblems("CiliumCni", name, checkCiliumCniArgs({ clusterName, clusterId: args.clusterId }));
     super("iko-plus:cilium:CiliumCni", name, {}, opts);
-    const values = ciliumValues({ ...args, clusterName: args.clusterName ?? args.cluster.name });
+    const values = ciliumValues({ ...args, clusterName });
     const source = args.chartPath
       ? { chart: args.chartPath }
       : { chart: "cilium", version: args.version ?? CILIUM_VERSION, repositoryOpts: { repo: CILIUM_REPO } };

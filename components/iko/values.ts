@@ -37,6 +37,18 @@ export function mergeValues(base: Record<string, unknown>, override: Record<stri
   return out;
 }
 
+/**
+ * The IKO chart's admission webhook switches (`values.apiserver.<key>`, both on by default). A
+ * remote operator must run with both off: ikoValues forces them, config validation rejects turning
+ * one on, and the policy pack's `remote-iko-webhooks-off` checks the release.
+ */
+export const IKO_WEBHOOK_VALUES = ["enableMutatingWebhook", "enableValidatingWebhook"] as const;
+
+/** `values.apiserver` with every IKO webhook off. */
+function webhooksOff(): Record<string, boolean> {
+  return Object.fromEntries(IKO_WEBHOOK_VALUES.map((k) => [k, false]));
+}
+
 export function ikoValues(args: IkoValuesArgs): Record<string, unknown> {
   let values: Record<string, unknown> = {};
   if (args.image) values.operator = { ...args.image };
@@ -44,11 +56,11 @@ export function ikoValues(args: IkoValuesArgs): Record<string, unknown> {
     values.imagePullSecrets = args.imagePullSecrets.map((name) => ({ name }));
   }
   if (args.logLevel !== undefined) values.logLevel = args.logLevel;
-  if (args.remote) values.apiserver = { enableMutatingWebhook: false, enableValidatingWebhook: false };
+  if (args.remote) values.apiserver = webhooksOff();
   if (args.extraValues) values = mergeValues(values, args.extraValues);
   if (args.remote) {
     // Remote mode keeps the webhooks off whatever extraValues says (config validation rejects it).
-    values = mergeValues(values, { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } });
+    values = mergeValues(values, { apiserver: webhooksOff() });
   }
   return values;
 }

@@ -6,6 +6,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { IRIS_LICENSE_KEY, licenseKeySecretRef, licenseSecretName } from "../iris";
 import { KarmadaHandle } from "./control-plane";
 import { irisClusterInterpreter } from "./interpreter";
 import { Failover, PlaintextOverride, Placement, ResourceSelector, overridePolicy, propagationPolicy } from "./policies";
@@ -70,11 +71,11 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
     const selectors: ResourceSelector[] = [{ apiVersion: ic.apiVersion as string, kind: ic.kind as string, name: md.name }];
     const depObjects: pulumi.Resource[] = [];
     if (args.licenseKey !== undefined) {
-      const secretName = `${md.name}-license`;
-      spec.licenseKeySecret = { name: secretName };
+      const secretName = licenseSecretName(md.name);
+      spec.licenseKeySecret = licenseKeySecretRef(secretName);
       depObjects.push(new k8s.core.v1.Secret(`${name}-license`, {
         metadata: { name: secretName, namespace },
-        stringData: { "iris.key": pulumi.secret(args.licenseKey) },
+        stringData: { [IRIS_LICENSE_KEY]: pulumi.secret(args.licenseKey) },
       }, { ...base, dependsOn: deps }));
       selectors.push({ apiVersion: "v1", kind: "Secret", name: secretName });
     }

@@ -8,6 +8,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
+import { ArgProblem, checkKarmadaClusterName, throwIfArgProblems } from "../names";
 import { KarmadaHandle } from "./control-plane";
 import {
   IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, MemberAccess, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
@@ -43,6 +44,20 @@ export interface KarmadaMemberArgs {
   dependsOn?: pulumi.Resource[];
 }
 
+/**
+ * Problems of KarmadaMember args, as `[field, value, problem]` (the stack config reports the same
+ * problems under its own keys). The constructor passes the member handle's name as `clusterName`
+ * when it is not set.
+ */
+export function checkKarmadaMemberArgs(args: Pick<KarmadaMemberArgs, "clusterName">): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  if (args.clusterName !== undefined) {
+    const p = checkKarmadaClusterName(args.clusterName);
+    if (p) problems.push(["clusterName", args.clusterName, p]);
+  }
+  return problems;
+}
+
 type Obj = Record<string, unknown>;
 const meta = (o: Obj) => o.metadata as k8s.types.input.meta.v1.ObjectMeta;
 
@@ -53,9 +68,10 @@ export class KarmadaMember extends pulumi.ComponentResource {
   declare public readonly cluster: k8s.apiextensions.CustomResource;
 
   constructor(name: string, args: KarmadaMemberArgs, opts?: pulumi.ComponentResourceOptions) {
-    super("iko-plus:karmada:KarmadaMember", name, {}, opts);
     const member = args.member;
     const cluster = args.clusterName ?? member.name;
+    throwIfArgProblems("KarmadaMember", name, checkKarmadaMemberArgs({ clusterName: cluster }));
+    super("iko-plus:karmada:KarmadaMember", name, {}, opts);
     this.clusterName = cluster;
     const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(this, member, deps);
 

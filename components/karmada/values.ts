@@ -2,6 +2,7 @@
  * Pure Helm values for Karmada's chart (`karmada`, v1.15.x) on a host cluster.
  * @see https://github.com/karmada-io/karmada/tree/master/charts/karmada
  */
+import { chartImageValues } from "../names/images";
 
 /** The pinned chart version (Karmada's chart versions carry the "v"). */
 export const KARMADA_CHART_VERSION = "v1.15.0";
@@ -34,12 +35,11 @@ export interface KarmadaValuesArgs {
   kubectlImage?: string;
 }
 
-/** Splits `registry/repo/sitory:tag` into the chart's image keys. */
+/** Splits `registry/repo/sitory:tag` into the chart's image keys (the shared rule, `chartImageValues`). */
 export function chartImage(ref: string): { registry: string; repository: string; tag: string } {
-  const slash = ref.indexOf("/");
-  const colon = ref.lastIndexOf(":");
-  if (slash < 0 || colon < slash) throw new Error(`image "${ref}" must be registry/repository:tag`);
-  return { registry: ref.slice(0, slash), repository: ref.slice(slash + 1, colon), tag: ref.slice(colon + 1) };
+  const image = chartImageValues(ref);
+  if (!image) throw new Error(`image "${ref}" must be registry/repository:tag`);
+  return image;
 }
 
 export function karmadaValues(a: KarmadaValuesArgs): Record<string, unknown> {

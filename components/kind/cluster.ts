@@ -5,6 +5,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
 import { parseKubeconfig } from "../kubeconfig";
+import { ArgProblem, checkCidr, checkClusterName, checkImageRef, throwIfArgProblems } from "../names";
 import { KindConfigArgs, kindConfigYaml } from "./config";
 import { checkRegistryMirror, mirrorNodeFiles } from "./mirror";
 import { KindClusterInputs, KindClusterProvider } from "./provider";
@@ -26,12 +27,33 @@ export interface KindClusterArgs extends KindConfigArgs {
 /** Default of `readyTimeoutSeconds`. */
 export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
 
+/** Most worker nodes a KindCluster accepts. */
+export const KIND_WORKERS_MAX = 20;
+
 /**
- * Problems of KindCluster args that only this component knows, as `[field, value, problem]`
- * (the stack config reports the same problems under its own keys).
+ * Problems of KindCluster args, as `[field, value, problem]`, in a fixed order (the stack config
+ * reports the same problems under its own keys). Only the fields given are checked; `clusterName`
+ * is the kind name (the constructor passes the resource name when it is not set).
  */
-export function checkKindClusterArgs(args: KindClusterArgs): [string, unknown, string][] {
-  const problems: [string, unknown, string][] = [];
+export function checkKindClusterArgs(args: KindClusterArgs): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  if (args.clusterName !== undefined) {
+    const p = checkClusterName(args.clusterName);
+    if (p) problems.push(["clusterName", args.clusterName, p]);
+  }
+  if (args.nodeImage !== undefined) {
+    const p = checkImageRef(args.nodeImage);
+    if (p) problems.push(["nodeImage", args.nodeImage, p]);
+  }
+  for (const field of ["podSubnet", "serviceSubnet"] as const) {
+    const cidr = args[field];
+    const p = cidr === undefined ? undefined : checkCidr(cidr);
+    if (p) problems.push([field, cidr, p]);
+  }
+  const w = args.workers;
+  if (w !== undefined && (!Number.isInteger(w) || w < 0 || w > KIND_WORKERS_MAX)) {
+    problems.push(["workers", w, `must be a whole number from 0 to ${KIND_WORKERS_MAX}`]);
+  }
   if (args.registryMirror) {
     for (const [field, value, problem] of checkRegistryMirror(args.registryMirror)) problems.push([`registryMirror.${field}`, value, problem]);
   }
@@ -71,10 +93,7 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
   declare public readonly configYaml: string;
 
   constructor(name: string, args: KindClusterArgs, opts?: pulumi.ComponentResourceOptions) {
-    const problems = checkKindClusterArgs(args);
-    if (problems.length > 0) {
-      throw new Error(`KindCluster "${name}": ` + problems.map(([f, v, p]) => `${f}: ${JSON.stringify(v)} ${p}`).join("; "));
-    }
+    throwIfArgProblems("KindCluster", name, checkKindClusterArgs({ ...args, clusterName: args.clusterName ?? name }));
     super("iko-plus:kind:KindCluster", name, {}, opts);
     this.name = args.clusterName ?? name;
     this.configYaml = kindConfigYaml(args);

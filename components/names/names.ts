@@ -11,6 +11,8 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 export const KIND_NAME_MAX = 50;
 /** Cilium's `cluster.name` limit (ClusterMesh). */
 export const CILIUM_NAME_MAX = 32;
+/** Karmada's Cluster name limit: it prefixes `karmada-es-` to make the member's execution namespace. */
+export const KARMADA_NAME_MAX = 48;
 
 /** A DNS-1123 label: lowercase alphanumerics and '-', starting and ending alphanumeric, at most 63. */
 export function checkDns1123Label(value: string): string | undefined {
@@ -42,6 +44,16 @@ export function checkClusterName(value: string): string | undefined {
   if (label) return label;
   if (value.length > CILIUM_NAME_MAX) {
     return `is ${value.length} characters; Cilium ClusterMesh allows at most ${CILIUM_NAME_MAX}, so shorten it`;
+  }
+  return undefined;
+}
+
+/** A Karmada member (Cluster object) name: a DNS-1123 label of at most 48 characters. */
+export function checkKarmadaClusterName(value: string): string | undefined {
+  const label = checkDns1123Label(value);
+  if (label) return label;
+  if (value.length > KARMADA_NAME_MAX) {
+    return `is ${value.length} characters; Karmada allows at most ${KARMADA_NAME_MAX} (it names the member's execution namespace karmada-es-<name>), so shorten it`;
   }
   return undefined;
 }

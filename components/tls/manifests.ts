@@ -127,9 +127,5 @@ export function irisTlsSpec(components: readonly TlsComponent[], secretName: str
   return tls;
 }
 
-/** A copy of an IrisCluster manifest with `spec.tls` set (entries of `tls` win over existing ones). */
-export function withIrisTls(irisCluster: Obj, tls: Obj): Obj {
-  const spec = (irisCluster.spec ?? {}) as Obj;
-  const existing = (spec.tls ?? {}) as Obj;
-  return { ...irisCluster, spec: { ...spec, tls: { ...existing, ...tls } } };
-}
+/** `withIrisTls` lives with the IrisCluster manifest (components/iris); re-exported here. */
+export { withIrisTls } from "../iris/manifest";

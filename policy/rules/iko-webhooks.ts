@@ -11,11 +11,13 @@
  * `values.apiserver.enableMutatingWebhook` / `enableValidatingWebhook` are `false` (the chart
  * turns both on by default).
  */
+import { IKO_WEBHOOK_VALUES } from "../../components/iko/values";
 import { describe, isObject, PolicyResource, reveal, stringAt, UNKNOWN } from "./values";
 
 export const REMOTE_IKO_WEBHOOKS_OFF = "remote-iko-webhooks-off";
 
-export const WEBHOOK_VALUES = ["enableMutatingWebhook", "enableValidatingWebhook"] as const;
+/** The webhook switches: IKO's own list (components/iko/values.ts). */
+export const WEBHOOK_VALUES = IKO_WEBHOOK_VALUES;
 
 /** Whether a Helm chart reference is the IKO chart. */
 export function isIkoChart(chart: string): boolean {

@@ -8,26 +8,19 @@
  *   (when it is not, the chart's own default applies, which this rule cannot see).
  * ConfigMaps and Secrets are not looked at (their data is free-form).
  */
+import { ImagePinProblem, imagePinProblem, pinProblemOf, splitImageRef } from "../../components/names/images";
 import { describe, isObject, joinPath, leaves, PolicyObject, PolicyResource, PolicyValue, reveal, SecretValue, UNKNOWN } from "./values";
 
 export const PINNED_IMAGES = "pinned-images";
 
-export type ImageProblem = "untagged" | "latest";
+export type ImageProblem = ImagePinProblem;
 
 /** What is wrong with an image reference: no tag, the tag `latest`, or nothing (tag or digest). */
-export function imageProblem(ref: string): ImageProblem | undefined {
-  if (ref.includes("@")) return undefined;
-  const name = ref.slice(ref.lastIndexOf("/") + 1);
-  const colon = name.indexOf(":");
-  if (colon < 0 || colon === name.length - 1) return "untagged";
-  return name.slice(colon + 1) === "latest" ? "latest" : undefined;
-}
+export const imageProblem: (ref: string) => ImageProblem | undefined = imagePinProblem;
 
 /** The repository part of a reference (without tag or digest), for the fix example. */
 function repository(ref: string): string {
-  const slash = ref.lastIndexOf("/");
-  const colon = ref.indexOf(":", slash + 1);
-  return colon < 0 ? ref : ref.slice(0, colon);
+  return splitImageRef(ref).name;
 }
 
 const IMAGE_KEY = /^image$|[a-z0-9]Image$/;
@@ -68,7 +61,7 @@ export function unpinnedImages(r: PolicyResource): string[] {
   for (const { path, obj } of objects) {
     const tag = reveal(obj.tag);
     if (tag === UNKNOWN || (tag !== null && typeof tag !== "string") || obj.tag instanceof SecretValue) continue;
-    const problem: ImageProblem | undefined = tag === null || tag === "" ? "untagged" : tag === "latest" ? "latest" : undefined;
+    const problem = pinProblemOf({ tag: tag ?? undefined });
     if (!problem) continue;
     const repo = [reveal(obj.registry), reveal(obj.repository)].filter((s) => typeof s === "string" && s !== "").join("/");
     const tagPath = joinPath(path, "tag");

@@ -4,6 +4,7 @@
  * ones) must name its license key Secret in `spec.licenseKeySecret.name`, and that Secret must be
  * declared in the same stack, in the IrisCluster's namespace, through the same provider (cluster).
  */
+import { isLicensedIrisImage } from "../../components/names/images";
 import { describe, isObject, leaves, objectRef, PolicyResource, reveal, StackFinding, stringAt, UNKNOWN } from "./values";
 
 export const LICENSED_IRIS_NEEDS_LICENSE_KEY = "licensed-iris-needs-license-key";
@@ -13,10 +14,8 @@ export function isIrisClusterType(type: string): boolean {
   return /^kubernetes:intersystems\.com\/[^:]+:IrisCluster$/.test(type);
 }
 
-/** Whether an image reference is a licensed IRIS image (any registry; not -community). */
-export function isLicensedIrisImage(ref: string): boolean {
-  return /(^|\/)intersystems\/(iris|irishealth)(?=[:@]|$)/.test(ref);
-}
+/** Whether an image reference is a licensed IRIS image: the rule config validation uses too. */
+export { isLicensedIrisImage };
 
 const SECRET_TYPE = "kubernetes:core/v1:Secret";
 

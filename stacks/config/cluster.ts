@@ -4,9 +4,9 @@
  */
 import * as fs from "fs";
 import { KubeconfigError, parseKubeconfig } from "../../components/kubeconfig";
-import { RegistryMirror, checkRegistryMirror } from "../../components/kind";
-import { checkCidr, checkCiliumClusterId, checkClusterName, checkImageRef } from "../../components/names";
-import { Raw, Reader } from "./read";
+import { checkCiliumCniArgs } from "../../components/cilium";
+import { RegistryMirror, checkKindClusterArgs, checkRegistryMirror } from "../../components/kind";
+import { Raw, Reader, configNumber } from "./read";
 
 export interface ClusterConfig {
   /** Config key of this cluster (e.g. "home"). */
@@ -49,8 +49,8 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, [...CLUSTER_KEYS, ...(opts.extraKeys ?? [])]);
   const name = r.string(`${key}.name`, obj.name, defaults.name) as string;
-  const nameProblem = checkClusterName(name);
-  if (nameProblem) r.problems.add(`${key}.name`, name, nameProblem);
+  // Every stack cluster may be a kind cluster or run Cilium: its name is checked as both take it.
+  r.componentProblems([...checkKindClusterArgs({ clusterName: name }), ...checkCiliumCniArgs({ clusterName: name })], { clusterName: `${key}.name` });
   const source = r.oneOf(`${key}.source`, obj.source, opts.sources ?? (["kind", "kubeconfig"] as const), secretKubeconfig !== undefined || obj.kubeconfigPath !== undefined ? "kubeconfig" : "kind");
   const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath);
   if (source === "kubeconfig") {
@@ -73,25 +73,27 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
     r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `is set but ${key}.source is "${source}"; set ${key}.source to "kubeconfig" or remove the path`);
   }
   const nodeImage = r.string(`${key}.nodeImage`, obj.nodeImage);
-  if (nodeImage !== undefined) {
-    const p = checkImageRef(nodeImage);
-    if (p) r.problems.add(`${key}.nodeImage`, nodeImage, p);
-  }
   const podSubnet = r.string(`${key}.podSubnet`, obj.podSubnet);
-  if (podSubnet !== undefined && checkCidr(podSubnet)) r.problems.add(`${key}.podSubnet`, podSubnet, checkCidr(podSubnet) as string);
   const serviceSubnet = r.string(`${key}.serviceSubnet`, obj.serviceSubnet);
-  if (serviceSubnet !== undefined && checkCidr(serviceSubnet)) r.problems.add(`${key}.serviceSubnet`, serviceSubnet, checkCidr(serviceSubnet) as string);
+  r.componentProblems(checkKindClusterArgs({ nodeImage, podSubnet, serviceSubnet }),
+    { nodeImage: `${key}.nodeImage`, podSubnet: `${key}.podSubnet`, serviceSubnet: `${key}.serviceSubnet` });
   const ciliumRaw = r.object(`${key}.cilium`, obj.cilium);
   if (source === "gke" && (ciliumRaw.enabled === true || ciliumRaw.enabled === "true")) {
     r.problems.add(`${key}.cilium.enabled`, ciliumRaw.enabled, "is true for a GKE cluster, which runs Dataplane V2 (Cilium-based) already; remove it");
   }
   r.unknownKeys(`${key}.cilium`, ciliumRaw, CILIUM_KEYS);
-  const clusterId = r.integer(`${key}.cilium.clusterId`, ciliumRaw.clusterId, defaults.clusterId, 1, 255, ", unique per cluster (Cilium ClusterMesh)");
-  if (checkCiliumClusterId(clusterId)) r.problems.add(`${key}.cilium.clusterId`, clusterId, checkCiliumClusterId(clusterId) as string);
+  const givenId = configNumber(ciliumRaw.clusterId);
+  const idProblems = checkCiliumCniArgs({ clusterId: givenId });
+  r.componentProblems(idProblems, { clusterId: [`${key}.cilium.clusterId`, ciliumRaw.clusterId] });
+  const clusterId = givenId === undefined || idProblems.length > 0 ? defaults.clusterId : givenId;
   const chartPath = r.string(`${key}.cilium.chartPath`, ciliumRaw.chartPath);
   if (chartPath !== undefined && !fs.existsSync(chartPath)) {
     r.problems.add(`${key}.cilium.chartPath`, chartPath, "does not exist; point it at a local Cilium 1.18.0 chart directory or .tgz");
   }
+  const givenWorkers = configNumber(obj.workers);
+  const workerProblems = checkKindClusterArgs({ workers: givenWorkers });
+  r.componentProblems(workerProblems, { workers: [`${key}.workers`, obj.workers] });
+  const workers = givenWorkers === undefined || workerProblems.length > 0 ? 1 : givenWorkers;
   return {
     key,
     name,
@@ -99,7 +101,7 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
     kubeconfigPath,
     kubeconfigSecretKey: source === "kubeconfig" && secretKubeconfig !== undefined ? secretKey : undefined,
     kind: {
-      workers: r.integer(`${key}.workers`, obj.workers, 1, 0, 20),
+      workers,
       nodeImage,
       kubeProxyMode: r.oneOf(`${key}.kubeProxyMode`, obj.kubeProxyMode, ["iptables", "ipvs", "nftables", "none"] as const, "iptables"),
       podSubnet,

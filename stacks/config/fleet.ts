@@ -12,7 +12,7 @@ import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, targetGiven } from "./placement";
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, isObject } from "./read";
-import { ClusterTarget, Failover, MEMBER_ACCESS, MemberAccess, Placement } from "../../components/karmada";
+import { ClusterTarget, Failover, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaMemberArgs } from "../../components/karmada";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
@@ -89,6 +89,7 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
     { extraKeys: FLEET_CLUSTER_KEYS, sources: ["kind", "kubeconfig", "gke"] });
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {
+    r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
     const j = obj.join === true ? {} : r.object(`${key}.join`, obj.join);
     r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access"]);
     const zones = j.zones === undefined ? undefined : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string") ? j.zones as string[] : undefined;

@@ -2,8 +2,8 @@
  * Config of the IKO operator of a stack.
  */
 import * as fs from "fs";
-import { IkoImage } from "../../components/iko";
-import { checkDns1123Label, checkDns1123Subdomain, checkImageRef } from "../../components/names";
+import { IKO_WEBHOOK_VALUES, IkoImage } from "../../components/iko";
+import { chartImageValues, checkDns1123Label, checkDns1123Subdomain, checkImageRef } from "../../components/names";
 import { Raw, Reader, isObject } from "./read";
 
 export interface IkoConfig {
@@ -27,13 +27,8 @@ export interface IkoConfig {
 const IKO_KEYS = ["chartPath", "chartRepo", "chartVersion", "releaseName", "namespace", "image", "imagePullSecrets", "values",
   "credentials", "credentialGeneration", "secretName", "secretKey", "kubeconfigPath", "crdManifestPath", "crdFrom"];
 
-/** Splits `registry/repository:tag` into the chart's three image values. */
-export function splitImage(ref: string): IkoImage | undefined {
-  const slash = ref.indexOf("/");
-  const colon = ref.lastIndexOf(":");
-  if (slash < 0 || colon < slash) return undefined;
-  return { registry: ref.slice(0, slash), repository: ref.slice(slash + 1, colon), tag: ref.slice(colon + 1) };
-}
+/** Splits `registry/repository:tag` into the chart's three image values (the shared rule, `chartImageValues`). */
+export const splitImage: (ref: string) => IkoImage | undefined = chartImageValues;
 
 export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
   const key = "iko";
@@ -80,7 +75,7 @@ export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
   if (obj.values !== undefined) {
     values = r.object(`${key}.values`, obj.values);
     const apiserver = isObject(values.apiserver) ? values.apiserver : {};
-    for (const hook of ["enableMutatingWebhook", "enableValidatingWebhook"]) {
+    for (const hook of IKO_WEBHOOK_VALUES) {
       if (remote && (apiserver[hook] === true || apiserver[hook] === "true")) {
         r.problems.add(`${key}.values.apiserver.${hook}`, apiserver[hook], "turns a webhook on, but a remote operator must run with both webhooks off (they would sit on the home cluster); remove it");
       }

@@ -1,36 +1,17 @@
 /**
- * Config of IrisClusters a stack applies, and the pure manifest builder.
+ * Config of IrisClusters a stack applies (the manifest builder is components/iris's, re-exported).
  */
-import { checkDns1123Label, checkDns1123Subdomain, checkImageRef } from "../../components/names";
-import { Raw, Reader, isObject } from "./read";
+import { checkDns1123Label, checkDns1123Subdomain, checkImageRef, isLicensedIrisImage } from "../../components/names";
+import { IrisClusterArgs, irisClusterManifest } from "../../components/iris";
+import { Reader, isObject } from "./read";
 
-export interface IrisClusterConfig {
-  name: string;
-  namespace: string;
-  image: string;
-  serviceType?: "ClusterIP" | "NodePort" | "LoadBalancer";
-  licenseKeySecret?: string;
-  mirrored?: boolean;
-  /** Further spec fields, merged over the generated spec. */
-  spec?: Raw;
-}
+/** Config of one IrisCluster: the args of the IrisCluster manifest (components/iris). */
+export type IrisClusterConfig = IrisClusterArgs;
 
 const IRIS_KEYS = ["name", "namespace", "image", "serviceType", "licenseKeySecret", "mirrored", "spec"];
 
-/** The IrisCluster object for a config entry. */
-export function irisClusterManifest(c: IrisClusterConfig): Raw {
-  const data: Raw = { image: c.image };
-  if (c.mirrored !== undefined) data.mirrored = c.mirrored;
-  const spec: Raw = { topology: { data } };
-  if (c.licenseKeySecret) spec.licenseKeySecret = { name: c.licenseKeySecret };
-  if (c.serviceType) spec.serviceTemplate = { spec: { type: c.serviceType } };
-  return {
-    apiVersion: "intersystems.com/v1alpha1",
-    kind: "IrisCluster",
-    metadata: { name: c.name, namespace: c.namespace },
-    spec: c.spec ? { ...spec, ...c.spec } : spec,
-  };
-}
+/** The IrisCluster object for a config entry: the builder of components/iris, re-exported here. */
+export { irisClusterManifest };
 
 /** Counts in an IrisCluster topology, with the range each must be in. */
 const TOPOLOGY_COUNTS: { path: [string, string]; min: number; max: number }[] = [
@@ -82,7 +63,7 @@ export function readIrisClusters(r: Reader, raw: unknown, key = "irisClusters", 
     if (licenseKeySecret !== undefined && checkDns1123Subdomain(licenseKeySecret)) {
       r.problems.add(`${k}.licenseKeySecret`, licenseKeySecret, checkDns1123Subdomain(licenseKeySecret) as string);
     }
-    if (image !== undefined && /\/intersystems\/(iris|irishealth):/.test(image) && item[licenseField] === undefined) {
+    if (image !== undefined && isLicensedIrisImage(image) && item[licenseField] === undefined) {
       r.problems.add(`${k}.${licenseField}`, undefined, `is required for the licensed image ${JSON.stringify(image)}; name the Secret holding iris.key, or use an iris-community image`);
     }
     const serviceType = item.serviceType === undefined ? undefined

@@ -1,12 +1,23 @@
 /**
  * Small typed readers over raw config values: each returns the value or records a problem.
  */
+import { ArgProblem } from "../../components/names";
 import { Problems } from "../problems";
 
 export type Raw = Record<string, unknown>;
 
 export function isObject(v: unknown): v is Raw {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A config number as a component gets it: a number, or whole-number text converted; anything else
+ * is NaN, which every component check rejects (the config value is shown, not the NaN).
+ */
+export function configNumber(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === "number") return v;
+  return typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : NaN;
 }
 
 export class Reader {
@@ -25,6 +36,20 @@ export class Reader {
   unknownKeys(key: string, obj: Raw, known: string[]): void {
     for (const k of Object.keys(obj)) {
       if (!known.includes(k)) this.problems.add(`${key}.${k}`, obj[k], `is not a known key; use one of: ${known.join(", ")}`);
+    }
+  }
+
+  /**
+   * Reports a component's problems (`check…Args`) under config keys. `keys` maps each field to its
+   * config key, or to the key and the config value to show (when the component got a converted
+   * value). A key that already has a problem gets no second one: several components may check one
+   * config value (a cluster's name is a kind, a Cilium and a Karmada name).
+   */
+  componentProblems(problems: ArgProblem[], keys: Record<string, string | [string, unknown]>): void {
+    for (const [field, value, problem] of problems) {
+      const target = keys[field] ?? field;
+      const [key, shown] = typeof target === "string" ? [target, value] : target;
+      if (!this.problems.has(key)) this.problems.add(key, shown, problem);
     }
   }
 

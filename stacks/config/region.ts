@@ -6,6 +6,7 @@
  */
 import { checkDns1123Label } from "../../components/names";
 import { Problems } from "../problems";
+import { checkKarmadaMemberArgs } from "../../components/karmada";
 import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, readCluster, readRegistryMirror } from "./cluster";
 import { FleetClusterConfig, readSecretRef } from "./fleet";
@@ -68,6 +69,7 @@ function readMember(r: Reader, raw: Raw, region: string, secretKeys: string[], r
   const secretText = secretKey !== undefined && typeof raw[secretKey] === "string" ? raw[secretKey] as string : undefined;
   const base = readCluster(r, key, raw.member, { name: region && !checkDns1123Label(region) ? region : "member", clusterId: 1 }, secretText,
     secretKey ?? `${key}.kubeconfigSecret`, { extraKeys: MEMBER_EXTRA_KEYS, sources: ["kind", "kubeconfig", "gke"] });
+  r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
   let gke: RegionMemberConfig["gke"];
   if (base.source === "gke") {
     const g = r.object(`${key}.gke`, obj.gke);
