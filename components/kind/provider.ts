@@ -204,7 +204,7 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const path: typeof import("path") = require("path");
     // `kind delete cluster` succeeds when the cluster does not exist, so delete is idempotent. It
-    // also removes the cluster's context from a kubeconfig: point it at a private empty one, so
+    // also removes the cluster's context from a kubeconfig file, so it is pointed at a private empty one and
     // the user's ~/.kube/config is never touched.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-kind-"));
     try {
