@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { ConfigError, rawProjectConfig, validateWfhConfig } from "../../stacks";
+import { problemsOf } from "./config-problems";
 import { fakeKubeconfig } from "./mocks";
 
 const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
@@ -16,17 +17,6 @@ function base(): Record<string, unknown> {
     iko: { chartPath: CHART, crdManifestPath: CRD },
     irisClusters: [{ name: "iris-a", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer" }],
   };
-}
-
-/** Validates `raw` and returns the problems (none → []). */
-function problemsOf(raw: Record<string, unknown>): string[] {
-  try {
-    validateWfhConfig(raw);
-    return [];
-  } catch (e) {
-    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${e}`);
-    return (e as ConfigError).problems;
-  }
 }
 
 describe("wfh config", () => {

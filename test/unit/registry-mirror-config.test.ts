@@ -1,21 +1,12 @@
 import * as assert from "assert";
 import * as path from "path";
-import { ConfigError, validateWfhConfig } from "../../stacks";
+import { validateWfhConfig } from "../../stacks";
+import { problemsOf } from "./config-problems";
 import { definedOutputs } from "../../stacks/program";
 
 const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
 const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
 const base = (extra: Record<string, unknown>) => ({ program: "wfh", iko: { chartPath: CHART, crdManifestPath: CRD }, ...extra });
-
-function problemsOf(raw: Record<string, unknown>): string[] {
-  try {
-    validateWfhConfig(raw);
-    return [];
-  } catch (e) {
-    assert.ok(e instanceof ConfigError, `expected ConfigError, got ${e}`);
-    return (e as ConfigError).problems;
-  }
-}
 
 describe("registryMirror config (unit)", () => {
   it("is read into the stack config; leaving it out means no mirror", () => {
