@@ -5,7 +5,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, withReadyGate } from "../cluster/handle";
-import { ArgProblem, checkCiliumClusterId, checkClusterName, throwIfArgProblems } from "../names";
+import { ArgProblem, checkCiliumClusterId, checkClusterName, checkField, throwIfArgProblems } from "../names";
 import { CILIUM_REPO, CILIUM_VERSION, CiliumValuesArgs, ciliumValues } from "./values";
 
 export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
@@ -34,14 +34,8 @@ export type CiliumCniCheckedArgs = Partial<Pick<CiliumCniArgs, "clusterName" | "
  */
 export function checkCiliumCniArgs(args: CiliumCniCheckedArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
-  if (args.clusterName !== undefined) {
-    const p = checkClusterName(args.clusterName);
-    if (p) problems.push(["clusterName", args.clusterName, p]);
-  }
-  if (args.clusterId !== undefined) {
-    const p = checkCiliumClusterId(args.clusterId);
-    if (p) problems.push(["clusterId", args.clusterId, p]);
-  }
+  checkField(problems, "clusterName", args.clusterName, checkClusterName);
+  checkField(problems, "clusterId", args.clusterId, checkCiliumClusterId);
   return problems;
 }
 

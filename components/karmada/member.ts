@@ -8,7 +8,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
-import { ArgProblem, checkKarmadaClusterName, throwIfArgProblems } from "../names";
+import { ArgProblem, checkField, checkKarmadaClusterName, throwIfArgProblems } from "../names";
 import { KarmadaHandle } from "./control-plane";
 import {
   IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, MemberAccess, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
@@ -51,10 +51,7 @@ export interface KarmadaMemberArgs {
  */
 export function checkKarmadaMemberArgs(args: Pick<KarmadaMemberArgs, "clusterName">): ArgProblem[] {
   const problems: ArgProblem[] = [];
-  if (args.clusterName !== undefined) {
-    const p = checkKarmadaClusterName(args.clusterName);
-    if (p) problems.push(["clusterName", args.clusterName, p]);
-  }
+  checkField(problems, "clusterName", args.clusterName, checkKarmadaClusterName);
   return problems;
 }
 

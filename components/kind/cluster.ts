@@ -5,7 +5,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
 import { parseKubeconfig } from "../kubeconfig";
-import { ArgProblem, checkCidr, checkClusterName, checkImageRef, throwIfArgProblems } from "../names";
+import { ArgProblem, checkCidr, checkClusterName, checkField, checkImageRef, throwIfArgProblems } from "../names";
 import { KindConfigArgs, kindConfigYaml } from "./config";
 import { checkRegistryMirror, mirrorNodeFiles } from "./mirror";
 import { KindClusterInputs, KindClusterProvider } from "./provider";
@@ -37,19 +37,9 @@ export const KIND_WORKERS_MAX = 20;
  */
 export function checkKindClusterArgs(args: KindClusterArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
-  if (args.clusterName !== undefined) {
-    const p = checkClusterName(args.clusterName);
-    if (p) problems.push(["clusterName", args.clusterName, p]);
-  }
-  if (args.nodeImage !== undefined) {
-    const p = checkImageRef(args.nodeImage);
-    if (p) problems.push(["nodeImage", args.nodeImage, p]);
-  }
-  for (const field of ["podSubnet", "serviceSubnet"] as const) {
-    const cidr = args[field];
-    const p = cidr === undefined ? undefined : checkCidr(cidr);
-    if (p) problems.push([field, cidr, p]);
-  }
+  checkField(problems, "clusterName", args.clusterName, checkClusterName);
+  checkField(problems, "nodeImage", args.nodeImage, checkImageRef);
+  for (const field of ["podSubnet", "serviceSubnet"] as const) checkField(problems, field, args[field], checkCidr);
   const w = args.workers;
   if (w !== undefined && (!Number.isInteger(w) || w < 0 || w > KIND_WORKERS_MAX)) {
     problems.push(["workers", w, `must be a whole number from 0 to ${KIND_WORKERS_MAX}`]);

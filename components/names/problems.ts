@@ -16,3 +16,13 @@ export function argsError(type: string, name: string, problems: ArgProblem[]): E
 export function throwIfArgProblems(type: string, name: string, problems: ArgProblem[]): void {
   if (problems.length > 0) throw argsError(type, name, problems);
 }
+
+/**
+ * Checks one optional field: when `value` is given and `check` finds a problem, adds
+ * `[field, value, problem]` to `problems`. Fields left out are not checked (they take defaults).
+ */
+export function checkField<T>(problems: ArgProblem[], field: string, value: T | undefined, check: (v: T) => string | undefined): void {
+  if (value === undefined) return;
+  const p = check(value);
+  if (p) problems.push([field, value, p]);
+}
