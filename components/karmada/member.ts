@@ -18,7 +18,7 @@ import {
   memberNamespace, memberServiceAccountName, tokenSecret,
 } from "./join";
 import { PropagatedObject } from "./works";
-import { DEFAULT_WORKS_TIMEOUT_SECONDS, MemberWorksGone } from "./works-provider";
+import { DEFAULT_WORKS_READY_TIMEOUT_SECONDS, DEFAULT_WORKS_TIMEOUT_SECONDS, MemberWorksGone } from "./works-provider";
 
 export interface KarmadaMemberArgs {
   /** The Karmada API to join. */
@@ -52,8 +52,10 @@ export interface KarmadaMemberArgs {
    * Cluster only once no Work in `karmada-es-<member>` carries one of them. @default none (no wait)
    */
   propagated?: PropagatedObject[];
-  /** How long destroy waits for those Works before it fails, keeping the member joined. @default 120 */
+  /** How long destroy waits for those Works while the member is not Ready before it fails, keeping the member joined. @default 120 */
   worksTimeoutSeconds?: number;
+  /** How long it waits while the member is Ready (Karmada retries a failed delete after up to 1000 s). @default 1020 */
+  worksReadyTimeoutSeconds?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -125,6 +127,7 @@ export class KarmadaMember extends pulumi.ComponentResource {
       cluster,
       objects: args.propagated ?? [],
       timeoutSeconds: args.worksTimeoutSeconds ?? DEFAULT_WORKS_TIMEOUT_SECONDS,
+      readyTimeoutSeconds: args.worksReadyTimeoutSeconds ?? DEFAULT_WORKS_READY_TIMEOUT_SECONDS,
       karmada: karmadaCredentials,
     }, { parent: this, dependsOn: [this.cluster] });
     this.registerOutputs({ clusterName: cluster });

@@ -13,47 +13,49 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeconfigCredentials } from "../kubeconfig";
-import { PropagatedObject, RemainingWork, WorkLike, remainingWorks, workNamespace, worksTimeoutMessage } from "./works";
+import { PropagatedObject, RemainingWork, WorkLike, clusterReadyStatus, remainingWorks, waitLimitSeconds, workNamespace, worksTimeoutMessage, worksWaitDecision } from "./works";
 
 export interface MemberWorksGoneInputs {
   /** The member's name in Karmada. */
   cluster: string;
   /** The objects this stack propagates to the member (propagatedByMember). */
   objects: PropagatedObject[];
-  /** How long delete waits for the Works to go. */
+  /** How long delete waits for the Works to go while the member is not Ready (down). */
   timeoutSeconds: number;
+  /** How long delete waits while the member is Ready (Karmada's retry of a failed delete comes after at most 1000 s). */
+  readyTimeoutSeconds: number;
   /** How to reach the Karmada API. Secret. */
   karmada: KubeconfigCredentials;
 }
 
-/** Seconds a destroy waits for a member's Works before it fails (and keeps the member joined). */
+/** Seconds a destroy waits for a member's Works while it is not Ready, before it fails (keeping the member joined). */
 export const DEFAULT_WORKS_TIMEOUT_SECONDS = 120;
+/** Seconds it waits while the member is Ready: Karmada's longest retry delay (1000 s) and a margin. */
+export const DEFAULT_WORKS_READY_TIMEOUT_SECONDS = 1020;
 
 /** The outputs kept secret in state. */
 export const WORKS_SECRET_OUTPUTS = ["karmada"];
 
-interface ListResult { works?: WorkLike[]; error?: string }
+interface GetResult { status?: number; body?: unknown; error?: string }
 
-/** GET of the member's Works; never throws (an error is returned as text, without credentials). */
-function listWorks(k: KubeconfigCredentials, cluster: string): Promise<ListResult> {
+/** A GET of the Karmada API; never throws (an error is returned as text, without credentials). */
+function get(k: KubeconfigCredentials, apiPath: string): Promise<GetResult> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const https: typeof import("https") = require("https");
-  const url = new URL(`/apis/work.karmada.io/v1alpha1/namespaces/${workNamespace(cluster)}/works`, k.server);
+  const url = new URL(apiPath, k.server);
   return new Promise((resolve) => {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (k.token) headers.Authorization = `Bearer ${k.token}`;
     const req = https.request(url, {
       method: "GET", headers, ca: k.ca, cert: k.cert, key: k.key, rejectUnauthorized: !k.insecure, timeout: 10_000,
     }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (d: string) => { body += d; });
+      let text = "";
+      res.setEncoding("utf8").on("data", (d: string) => { text += d; });
       res.on("end", () => {
         const status = res.statusCode ?? 0;
-        // No Work API (Karmada gone, or never installed): nothing can be left to wait for.
-        if (status === 404) return resolve({ works: [] });
-        if (status !== 200) return resolve({ error: `HTTP ${status} from ${k.server}` });
+        if (status !== 200) return resolve({ status });
         try {
-          resolve({ works: (JSON.parse(body) as { items?: WorkLike[] }).items ?? [] });
+          resolve({ status, body: JSON.parse(text) as unknown });
         } catch {
           resolve({ error: `an unreadable answer from ${k.server}` });
         }
@@ -65,9 +67,26 @@ function listWorks(k: KubeconfigCredentials, cluster: string): Promise<ListResul
   });
 }
 
-/** Polls until no Work of the member carries one of `objects`; throws the timeout message. */
+/** The member's Works, or the error; a missing Work API (404: Karmada gone or never installed) leaves nothing to wait for. */
+async function listWorks(k: KubeconfigCredentials, cluster: string): Promise<{ works?: WorkLike[]; error?: string }> {
+  const r = await get(k, `/apis/work.karmada.io/v1alpha1/namespaces/${workNamespace(cluster)}/works`);
+  if (r.status === 404) return { works: [] };
+  if (r.status === 200) return { works: (r.body as { items?: WorkLike[] }).items ?? [] };
+  return { error: r.error ?? `HTTP ${r.status} from ${k.server}` };
+}
+
+/** The member's Cluster Ready condition ("absent" when there is no Cluster, "Unknown" when Karmada does not answer). */
+async function clusterReady(k: KubeconfigCredentials, cluster: string): Promise<string> {
+  const r = await get(k, `/apis/cluster.karmada.io/v1alpha1/clusters/${cluster}`);
+  if (r.status === 404) return "absent";
+  if (r.status !== 200) return "Unknown";
+  return clusterReadyStatus(r.body as Parameters<typeof clusterReadyStatus>[0]);
+}
+
+/** Polls until no Work of the member carries one of `objects`; throws the one message when the wait fails. */
 export async function waitForWorksGone(inputs: MemberWorksGoneInputs, pollMs = 2000): Promise<void> {
-  const deadline = Date.now() + inputs.timeoutSeconds * 1000;
+  const start = Date.now();
+  const readyTimeoutSeconds = inputs.readyTimeoutSeconds;
   let remaining: RemainingWork[] = [];
   let lastError: string | undefined;
   for (;;) {
@@ -75,18 +94,23 @@ export async function waitForWorksGone(inputs: MemberWorksGoneInputs, pollMs = 2
     if (res.works) {
       remaining = remainingWorks(res.works, inputs.objects);
       lastError = undefined;
-      if (remaining.length === 0) return;
     } else {
       lastError = res.error;
     }
-    if (Date.now() >= deadline) throw new Error(worksTimeoutMessage(inputs.cluster, inputs.timeoutSeconds, remaining, lastError));
+    const unanswered = lastError !== undefined;
+    const ready = remaining.length > 0 && !unanswered ? await clusterReady(inputs.karmada, inputs.cluster) : "Unknown";
+    const elapsedSeconds = Math.floor((Date.now() - start) / 1000);
+    const state = { remaining, ready, elapsedSeconds, timeoutSeconds: inputs.timeoutSeconds, readyTimeoutSeconds, unanswered };
+    const decision = worksWaitDecision(state);
+    if (decision === "done") return;
+    if (decision === "fail") throw new Error(worksTimeoutMessage(inputs.cluster, waitLimitSeconds(state), remaining, ready, lastError));
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 
 export class MemberWorksGoneProvider implements pulumi.dynamic.ResourceProvider {
   async diff(_id: string, olds: MemberWorksGoneInputs, news: MemberWorksGoneInputs): Promise<pulumi.dynamic.DiffResult> {
-    const keys: (keyof MemberWorksGoneInputs)[] = ["cluster", "objects", "timeoutSeconds", "karmada"];
+    const keys: (keyof MemberWorksGoneInputs)[] = ["cluster", "objects", "timeoutSeconds", "readyTimeoutSeconds", "karmada"];
     const changed = keys.some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
     return { changes: changed, replaces: olds.cluster !== news.cluster ? ["cluster"] : [], deleteBeforeReplace: false };
   }

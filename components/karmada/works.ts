@@ -101,20 +101,56 @@ export function remainingWorks(works: WorkLike[], objects: PropagatedObject[]): 
   return out.sort((a, b) => a.work.localeCompare(b.work));
 }
 
+/** The Ready condition of a Karmada Cluster object: "True", "False", "Unknown", or "absent" (no such condition or no Cluster). */
+export function clusterReadyStatus(cluster: { status?: { conditions?: { type?: string; status?: string }[] } } | undefined): string {
+  return (cluster?.status?.conditions ?? []).find((c) => c.type === "Ready")?.status ?? "absent";
+}
+
+export interface WaitState {
+  remaining: RemainingWork[];
+  /** The member's Cluster Ready condition (clusterReadyStatus). */
+  ready: string;
+  elapsedSeconds: number;
+  /** How long to wait while the member is not Ready (down: Karmada cannot clean it). */
+  timeoutSeconds: number;
+  /**
+   * How long to wait while the member is Ready: Karmada retries a failed delete with a delay that
+   * doubles up to 1000 s, so after a long outage the member may be back well before the retry.
+   */
+  readyTimeoutSeconds: number;
+  /** The last listing of the Works failed (Karmada did not answer): nothing is known to be gone. */
+  unanswered?: boolean;
+}
+
+/** The limit that applies now: readyTimeoutSeconds while Karmada answers and the member is Ready, else timeoutSeconds. */
+export function waitLimitSeconds(s: Omit<WaitState, "remaining" | "elapsedSeconds">): number {
+  return !s.unanswered && s.ready === "True" ? s.readyTimeoutSeconds : s.timeoutSeconds;
+}
+
+/** Whether the wait is over ("done"), goes on ("wait") or fails ("fail"). */
+export function worksWaitDecision(s: WaitState): "done" | "wait" | "fail" {
+  if (!s.unanswered && s.remaining.length === 0) return "done";
+  return s.elapsedSeconds >= waitLimitSeconds(s) ? "fail" : "wait";
+}
+
 /**
- * The one message of a wait that timed out: which member, what is left where, why, and what to
- * do. `lastError` is the last failure reading Karmada, when the Works could not even be listed.
+ * The one message of a wait that failed: which member, what is left where, why, and what to do.
+ * `lastError` is the last failure reading Karmada, when the Works could not even be listed.
  */
-export function worksTimeoutMessage(cluster: string, timeoutSeconds: number, remaining: RemainingWork[], lastError?: string): string {
+export function worksTimeoutMessage(cluster: string, seconds: number, remaining: RemainingWork[], ready: string, lastError?: string): string {
   const ns = `karmada-es-${cluster}`;
-  const fix = `bring member cluster "${cluster}" back (its API server must answer Karmada), then run destroy again; ` +
-    `its Cluster and join Secrets stay until then, so no propagated object outlives the stack`;
-  if (remaining.length === 0 && lastError !== undefined) {
-    return `member cluster "${cluster}": the Karmada API did not answer for ${timeoutSeconds} s while waiting for this stack's Works in ${ns} to go (${lastError}); ` +
+  if (lastError !== undefined) {
+    return `member cluster "${cluster}": the Karmada API did not answer for ${seconds} s while waiting for this stack's Works in ${ns} to go (${lastError}); ` +
       `bring the Karmada API back, then run destroy again`;
   }
   const objects = [...new Set(remaining.flatMap((r) => r.objects))].sort();
-  return `member cluster "${cluster}": ${objects.length} propagated object(s) of this stack still on it after ${timeoutSeconds} s ` +
-    `(${objects.join(", ")}; Works ${remaining.map((r) => `${ns}/${r.work}`).join(", ")}): Karmada cannot remove them from the member, ` +
-    `which is unreachable or not Ready; ${fix}`;
+  const left = `member cluster "${cluster}": ${objects.length} propagated object(s) of this stack still on it after ${seconds} s ` +
+    `(${objects.join(", ")}; Works ${remaining.map((r) => `${ns}/${r.work}`).join(", ")})`;
+  if (ready === "True") {
+    return `${left}: Karmada has not removed them although the member is Ready; see karmada-controller-manager's log for ${ns}, ` +
+      `then run destroy again; its Cluster and join Secrets stay until then`;
+  }
+  return `${left}: Karmada cannot remove them while the member is unreachable (Cluster Ready=${ready}); ` +
+    `bring member cluster "${cluster}" back (its API server must answer Karmada), then run destroy again; ` +
+    `its Cluster and join Secrets stay until then, so no propagated object outlives the stack`;
 }

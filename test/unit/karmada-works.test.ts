@@ -10,8 +10,8 @@ import * as https from "https";
 import * as os from "os";
 import * as path from "path";
 import {
-  MemberWorksGoneInputs, MemberWorksGoneProvider, PlaceableMember, PropagatedObject, WorkLike, propagatedByMember, remainingWorks, waitForWorksGone,
-  workNamespace, worksTimeoutMessage,
+  MemberWorksGoneInputs, MemberWorksGoneProvider, PlaceableMember, PropagatedObject, WorkLike, clusterReadyStatus, propagatedByMember, remainingWorks,
+  waitForWorksGone, workNamespace, worksTimeoutMessage, worksWaitDecision,
 } from "../../components/karmada";
 import { KubeconfigError, kubeconfigCredentials } from "../../components/kubeconfig";
 import { generateFleetCa } from "../../components/tls/ca";
@@ -82,15 +82,30 @@ describe("unit: destroy waits for a member's Works before its unjoin", () => {
     assert.strictEqual(workNamespace("ikoclone"), "karmada-es-ikoclone");
   });
 
-  it("worksTimeoutMessage: one message naming the member, what is left, and the fix", () => {
-    assert.strictEqual(worksTimeoutMessage("ikoclone", 120, [
+  it("worksWaitDecision: done when nothing is left; a member not Ready fails after timeoutSeconds, a Ready one (Karmada's retry pending) after readyTimeoutSeconds", () => {
+    const left = [{ work: "w", objects: ["Secret default/s"], deleting: true }];
+    const at = (remaining: typeof left, ready: string, elapsedSeconds: number, unanswered = false) =>
+      worksWaitDecision({ remaining, ready, elapsedSeconds, timeoutSeconds: 120, readyTimeoutSeconds: 1020, unanswered });
+    assert.deepStrictEqual([at([], "False", 0), at([], "True", 5000), at([], "Unknown", 10, true)], ["done", "done", "wait"]);
+    assert.deepStrictEqual([at(left, "Unknown", 119), at(left, "Unknown", 120), at(left, "False", 120), at(left, "absent", 121)], ["wait", "fail", "fail", "fail"]);
+    assert.deepStrictEqual([at(left, "True", 120), at(left, "True", 1019), at(left, "True", 1020)], ["wait", "wait", "fail"]);
+    assert.deepStrictEqual([at([], "True", 119, true), at([], "True", 120, true)], ["wait", "fail"], "Karmada not answering: the short limit");
+    assert.deepStrictEqual([clusterReadyStatus(undefined), clusterReadyStatus({ status: { conditions: [{ type: "Ready", status: "False" }] } }), clusterReadyStatus({})], ["absent", "False", "absent"]);
+  });
+
+  it("worksTimeoutMessage: one message naming the member, what is left, why, and the fix", () => {
+    const left = [
       { work: "iris-a-7c9d", objects: ["IrisCluster default/iris-a"], deleting: true },
       { work: "shhhh-secret-5d8f", objects: ["Secret default/shhhh-secret"], deleting: true },
-    ]),
-    'member cluster "ikoclone": 2 propagated object(s) of this stack still on it after 120 s (IrisCluster default/iris-a, Secret default/shhhh-secret; ' +
-      "Works karmada-es-ikoclone/iris-a-7c9d, karmada-es-ikoclone/shhhh-secret-5d8f): Karmada cannot remove them from the member, which is unreachable or not Ready; " +
+    ];
+    assert.strictEqual(worksTimeoutMessage("ikoclone", 120, left, "Unknown"),
+      'member cluster "ikoclone": 2 propagated object(s) of this stack still on it after 120 s (IrisCluster default/iris-a, Secret default/shhhh-secret; ' +
+      "Works karmada-es-ikoclone/iris-a-7c9d, karmada-es-ikoclone/shhhh-secret-5d8f): Karmada cannot remove them while the member is unreachable (Cluster Ready=Unknown); " +
       'bring member cluster "ikoclone" back (its API server must answer Karmada), then run destroy again; its Cluster and join Secrets stay until then, so no propagated object outlives the stack');
-    assert.strictEqual(worksTimeoutMessage("ikoclone", 5, [], "https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443"),
+    assert.strictEqual(worksTimeoutMessage("ikoclone", 1020, left.slice(1), "True"),
+      'member cluster "ikoclone": 1 propagated object(s) of this stack still on it after 1020 s (Secret default/shhhh-secret; Works karmada-es-ikoclone/shhhh-secret-5d8f): ' +
+      "Karmada has not removed them although the member is Ready; see karmada-controller-manager's log for karmada-es-ikoclone, then run destroy again; its Cluster and join Secrets stay until then");
+    assert.strictEqual(worksTimeoutMessage("ikoclone", 5, [], "Unknown", "https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443"),
       'member cluster "ikoclone": the Karmada API did not answer for 5 s while waiting for this stack\'s Works in karmada-es-ikoclone to go ' +
       "(https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443); bring the Karmada API back, then run destroy again");
   });
@@ -116,11 +131,16 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
   let port = 0;
   const requests: { url: string; auth: string }[] = [];
   let answers: (WorkLike[] | number)[] = [];
+  let clusterReady = "Unknown";
 
   before(async () => {
     const ca = generateFleetCa({ keyBits: 2048, commonName: "fake karmada" });
     server = https.createServer({ cert: ca.certPem, key: ca.keyPem }, (req, res) => {
       requests.push({ url: req.url ?? "", auth: String(req.headers.authorization ?? "") });
+      if (req.url === "/apis/cluster.karmada.io/v1alpha1/clusters/ikoclone") {
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ kind: "Cluster", status: { conditions: [{ type: "Ready", status: clusterReady }] } }));
+        return;
+      }
       const next = answers.length > 1 ? answers.shift() : answers[0];
       if (typeof next === "number") {
         res.writeHead(next).end("{}");
@@ -133,8 +153,8 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
   });
   after(() => { server.close(); });
 
-  const inputs = (timeoutSeconds: number): MemberWorksGoneInputs => ({
-    cluster: "ikoclone", timeoutSeconds,
+  const inputs = (timeoutSeconds: number, readyTimeoutSeconds = 30): MemberWorksGoneInputs => ({
+    cluster: "ikoclone", timeoutSeconds, readyTimeoutSeconds,
     objects: [{ kind: "Secret", namespace: "default", name: "shhhh-secret" }],
     karmada: { server: `https://127.0.0.1:${port}`, insecure: true, token: "t0ken" },
   });
@@ -144,15 +164,22 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
     answers = [[work("shhhh-secret-5d8f", [["Secret", "default", "shhhh-secret"]])], 500, [work("shhhh-secret-5d8f", [["Secret", "default", "shhhh-secret"]], true)],
       [work("other-1", [["Secret", "default", "other"]])]];
     await waitForWorksGone(inputs(30), 10);
-    assert.deepStrictEqual(requests.map((r) => r.url), Array(4).fill("/apis/work.karmada.io/v1alpha1/namespaces/karmada-es-ikoclone/works"));
+    const works = "/apis/work.karmada.io/v1alpha1/namespaces/karmada-es-ikoclone/works";
+    const cluster = "/apis/cluster.karmada.io/v1alpha1/clusters/ikoclone";
+    assert.deepStrictEqual(requests.map((r) => r.url), [works, cluster, works, works, cluster, works], "the Cluster's Ready condition is read while Works are left");
     assert.ok(requests.every((r) => r.auth === "Bearer t0ken"), "the token is sent as a bearer token");
   });
 
-  it("delete fails after the timeout with the one message naming the member; a missing Work API (404) means nothing is left", async () => {
+  it("delete fails after timeoutSeconds while the member is not Ready (the one message naming it), waits longer while it is Ready; a missing Work API (404) means nothing is left", async () => {
     answers = [[work("shhhh-secret-5d8f", [["Secret", "default", "shhhh-secret"]], true)]];
+    const left = [{ work: "shhhh-secret-5d8f", objects: ["Secret default/shhhh-secret"], deleting: true }];
     const provider = new MemberWorksGoneProvider();
-    await assert.rejects(provider.delete("ikoclone", inputs(1)), (e: Error) => e.message === worksTimeoutMessage("ikoclone", 1,
-      [{ work: "shhhh-secret-5d8f", objects: ["Secret default/shhhh-secret"], deleting: true }]));
+    clusterReady = "Unknown";
+    await assert.rejects(provider.delete("ikoclone", inputs(1, 3)), (e: Error) => e.message === worksTimeoutMessage("ikoclone", 1, left, "Unknown"));
+    clusterReady = "True";
+    const t0 = Date.now();
+    await assert.rejects(provider.delete("ikoclone", inputs(1, 3)), (e: Error) => e.message === worksTimeoutMessage("ikoclone", 3, left, "True"));
+    assert.ok(Date.now() - t0 >= 3000, "a Ready member gets readyTimeoutSeconds");
     answers = [404];
     await provider.delete("ikoclone", inputs(1));
   });
@@ -211,7 +238,7 @@ describe("unit (mocks): the fleet stack orders each unjoin after its member's Wo
       { kind: "Secret", namespace: "default", name: "shhhh-secret" },
     ]);
     assert.deepStrictEqual(home.inputs.objects, [{ kind: "IrisCluster", namespace: "default", name: "iris-a" }]);
-    assert.deepStrictEqual([clone.inputs.cluster, clone.inputs.timeoutSeconds], ["ikoclone", 120]);
+    assert.deepStrictEqual([clone.inputs.cluster, clone.inputs.timeoutSeconds, clone.inputs.readyTimeoutSeconds], ["ikoclone", 120, 1020]);
     const karmada = unwrapSecret(clone.inputs.karmada);
     assert.ok(karmada.secret, "the Karmada credentials are a secret input");
     assert.deepStrictEqual(karmada.value, { server: "https://127.0.0.1:6443", insecure: false, ca: "FAKE-CA-PEM", cert: "FAKE-CERT", key: "FAKE-KEY" });
