@@ -7,6 +7,9 @@
 #   PULUMI_PARALLEL           resource operations at once (default 64; Pulumi's own default is
 #                             4 x CPUs, which on small machines makes independent members queue
 #                             behind each other although each operation only waits on an API server)
+#   PULUMI_CONTINUE_ON_ERROR  destroy: default true (`--continue-on-error`): with one member down,
+#                             destroy still removes everything it can reach, and fails at the end
+#                             naming that member; set false to stop at the first error
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmd=${1:?usage: scripts/pulumi.sh <up|preview|destroy|refresh> [pulumi flags]}; shift
@@ -31,5 +34,6 @@ if [ -z "${PULUMI_BACKEND_URL:-}" ]; then
   export PULUMI_BACKEND_URL="file://$PWD/.state"
 fi
 export PULUMI_PARALLEL=${PULUMI_PARALLEL:-64}
+if [ "$cmd" = destroy ]; then export PULUMI_CONTINUE_ON_ERROR=${PULUMI_CONTINUE_ON_ERROR:-true}; fi
 pulumi stack select --create --secrets-provider passphrase "$stack" >/dev/null
 exec pulumi "$cmd" --stack "$stack" "$@"

@@ -7,7 +7,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
 import { CrdMirror, IkoHomeOperator } from "../components/iko";
 import {
-  FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, Placement, declareIrisInterpreter, declareNotReadyTaintPolicy, selectableMembers,
+  FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, Placement, declareIrisInterpreter, declareNotReadyTaintPolicy, propagatedByMember,
+  selectableMembers,
 } from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
 import { FleetConfig } from "./config";
@@ -59,16 +60,21 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
   const karmadaCrd = cfg.crdManifestPath ? [new CrdMirror("karmada-iriscluster-crd", { target: karmada, manifestPath: cfg.crdManifestPath })] : [];
   const interpreter = declareIrisInterpreter("karmada-iriscluster-interpreter", karmada);
 
+  // A federated object waits for (and on destroy goes before) the joins its placement can select,
+  // and only those: a member that is down holds back nothing placed elsewhere. On destroy, each
+  // join (its Cluster and Secrets) waits until Karmada has removed those objects from the member.
+  const placeable = cfg.clusters.filter((c) => c.join).map((c) => ({ name: c.name, labels: c.join?.labels, region: c.join?.region }));
+  const propagated = propagatedByMember(placeable,
+    cfg.federatedIrisClusters.map((f) => ({ name: f.name, namespace: f.namespace, placement: f.placement, licenseKey: f.licenseKeyConfig !== undefined, secrets: f.secrets, configMaps: f.configMaps })),
+    cfg.fleetSecrets.map((s) => ({ name: s.name, namespace: s.namespace, placement: s.placement })));
   const members = cfg.clusters.filter((c) => c.join).map((c) => new KarmadaMember(`${c.name}-member`, {
     karmada,
     member: handle(c.name),
     provider: c.join?.provider, region: c.join?.region, zones: c.join?.zones, labels: c.join?.labels, access: c.join?.access,
     dependsOn: memberReady.get(c.name),
+    propagated: propagated[c.name],
   }));
 
-  // A federated object waits for (and on destroy goes before) the joins its placement can select,
-  // and only those: a member that is down holds back nothing placed elsewhere.
-  const placeable = cfg.clusters.filter((c) => c.join).map((c) => ({ name: c.name, labels: c.join?.labels, region: c.join?.region }));
   const joinsFor = (p: Placement) => {
     const names = selectableMembers(p, placeable);
     return members.filter((m) => names.includes(m.clusterName));

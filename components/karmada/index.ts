@@ -7,3 +7,5 @@ export * from "./control-plane";
 export * from "./member";
 export * from "./federated";
 export * from "./failover";
+export * from "./works";
+export * from "./works-provider";

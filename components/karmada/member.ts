@@ -2,18 +2,24 @@
  * KarmadaMember: `karmadactl join` in Push mode as declared resources. On the member: the
  * karmada-cluster namespace, the two ServiceAccounts with long-lived token Secrets, and the
  * ClusterRole/Binding Karmada's controllers act with. In Karmada: the token Secrets and the
- * Cluster object. Destroy unjoins in the safe order: the Cluster goes first (Karmada removes
- * its Works from the member while it can still reach it), then the Secrets, then the member side.
+ * Cluster object. Destroy unjoins in the safe order: first a wait (MemberWorksGone) until
+ * Karmada has removed this stack's propagated objects from the member (its Works in
+ * `karmada-es-<member>` are gone), then the Cluster, then the Secrets, then the member side. The
+ * federated objects depend on the whole member, the wait included, so they go before it.
  */
+import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
+import { kubeconfigCredentials } from "../kubeconfig";
 import { ArgProblem, checkField, checkKarmadaClusterName, throwIfArgProblems } from "../names";
 import { KarmadaHandle } from "./control-plane";
 import {
   IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, MemberAccess, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
   memberNamespace, memberServiceAccountName, tokenSecret,
 } from "./join";
+import { PropagatedObject } from "./works";
+import { DEFAULT_WORKS_READY_TIMEOUT_SECONDS, DEFAULT_WORKS_TIMEOUT_SECONDS, MemberWorksGone } from "./works-provider";
 
 export interface KarmadaMemberArgs {
   /** The Karmada API to join. */
@@ -42,6 +48,15 @@ export interface KarmadaMemberArgs {
    * CRD: Karmada's scheduler only places kinds a member serves). @default nothing
    */
   dependsOn?: pulumi.Resource[];
+  /**
+   * The objects this stack propagates to the member (`propagatedByMember`): destroy deletes the
+   * Cluster only once no Work in `karmada-es-<member>` carries one of them. @default none (no wait)
+   */
+  propagated?: PropagatedObject[];
+  /** How long destroy waits for those Works while the member is not Ready before it fails, keeping the member joined. @default 120 */
+  worksTimeoutSeconds?: number;
+  /** How long it waits while the member is Ready (Karmada retries a failed delete after up to 1000 s). @default 1020 */
+  worksReadyTimeoutSeconds?: number;
 }
 
 /**
@@ -49,10 +64,18 @@ export interface KarmadaMemberArgs {
  * problems under its own keys). The constructor passes the member handle's name as `clusterName`
  * when it is not set.
  */
-export function checkKarmadaMemberArgs(args: Pick<KarmadaMemberArgs, "clusterName">): ArgProblem[] {
+export function checkKarmadaMemberArgs(args: Pick<KarmadaMemberArgs, "clusterName" | "worksTimeoutSeconds" | "worksReadyTimeoutSeconds">): ArgProblem[] {
   const problems: ArgProblem[] = [];
   checkField(problems, "clusterName", args.clusterName, checkKarmadaClusterName);
+  checkField(problems, "worksTimeoutSeconds", args.worksTimeoutSeconds, checkWaitSeconds);
+  checkField(problems, "worksReadyTimeoutSeconds", args.worksReadyTimeoutSeconds, checkWaitSeconds);
   return problems;
+}
+
+/** A destroy-time wait in seconds: a whole number from 1 to 86400. */
+function checkWaitSeconds(seconds: number): string | undefined {
+  if (Number.isInteger(seconds) && seconds >= 1 && seconds <= 86400) return undefined;
+  return "is not a wait: give a whole number of seconds from 1 to 86400 (or leave it out for the default)";
 }
 
 type Obj = Record<string, unknown>;
@@ -63,11 +86,13 @@ export class KarmadaMember extends pulumi.ComponentResource {
   declare public readonly clusterName: string;
   /** The Cluster object in Karmada. */
   declare public readonly cluster: k8s.apiextensions.CustomResource;
+  /** The destroy-time wait for the member's Works (deleted before the Cluster). */
+  declare public readonly worksGone: MemberWorksGone;
 
   constructor(name: string, args: KarmadaMemberArgs, opts?: pulumi.ComponentResourceOptions) {
     const member = args.member;
     const cluster = args.clusterName ?? member.name;
-    throwIfArgProblems("KarmadaMember", name, checkKarmadaMemberArgs({ clusterName: cluster }));
+    throwIfArgProblems("KarmadaMember", name, checkKarmadaMemberArgs({ ...args, clusterName: cluster }));
     super("iko-plus:karmada:KarmadaMember", name, {}, opts);
     this.clusterName = cluster;
     const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(this, member, deps);
@@ -116,6 +141,16 @@ export class KarmadaMember extends pulumi.ComponentResource {
       metadata: meta(c),
       spec: clusterSpec,
     }, onKarmada([secret, impersonatorSecret, binding, ...(args.dependsOn ?? [])]));
+    // Deleted before the Cluster: waits until Karmada has removed this stack's objects from the member.
+    const karmadaCredentials = pulumi.secret(args.karmada.kubeconfig.apply((text) =>
+      kubeconfigCredentials(text, `the Karmada kubeconfig (for ${cluster}'s unjoin)`, (file) => fs.readFileSync(file, "utf8"))));
+    this.worksGone = new MemberWorksGone(`${name}-works-gone`, {
+      cluster,
+      objects: args.propagated ?? [],
+      timeoutSeconds: args.worksTimeoutSeconds ?? DEFAULT_WORKS_TIMEOUT_SECONDS,
+      readyTimeoutSeconds: args.worksReadyTimeoutSeconds ?? DEFAULT_WORKS_READY_TIMEOUT_SECONDS,
+      karmada: karmadaCredentials,
+    }, { parent: this, dependsOn: [this.cluster] });
     this.registerOutputs({ clusterName: cluster });
   }
 }

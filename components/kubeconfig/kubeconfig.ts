@@ -136,3 +136,56 @@ export function tokenKubeconfig(args: TokenKubeconfigArgs): string {
   };
   return YAML.stringify(doc);
 }
+
+/**
+ * How to reach an API server with Node's https module alone (a dynamic provider's process): the
+ * current context's server, CA and client certificate or token, all PEM/text (not base64).
+ * Secret: hold it as a Pulumi secret.
+ */
+export interface KubeconfigCredentials {
+  server: string;
+  /** PEM CA bundle; left out when the kubeconfig embeds none (the system roots then). */
+  ca?: string;
+  /** Skip TLS verification (`insecure-skip-tls-verify: true`). */
+  insecure: boolean;
+  /** PEM client certificate and key. */
+  cert?: string;
+  key?: string;
+  /** Bearer token. */
+  token?: string;
+}
+
+/**
+ * The credentials of a kubeconfig's current context, read from embedded data or the files it
+ * names (`readFile` reads them, e.g. fs.readFileSync). Throws KubeconfigError naming the fix when
+ * the user authenticates otherwise (exec plugins and auth providers need their own programs).
+ */
+export function kubeconfigCredentials(text: string, source: string, readFile: (path: string) => string): KubeconfigCredentials {
+  const doc = load(text, source);
+  const { cluster, user } = currentEntries(doc, source);
+  const c = cluster.cluster;
+  const u = (user?.user ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === "string" && v.length > 0 ? v : undefined);
+  const b64 = (v: unknown) => (str(v) !== undefined ? Buffer.from(v as string, "base64").toString("utf8") : undefined);
+  const file = (v: unknown) => (str(v) !== undefined ? readFile(v as string) : undefined);
+  const server = str(c.server);
+  if (server === undefined) {
+    throw new KubeconfigError(`${source}: cluster "${cluster.name}" has no valid server URL; set clusters[].cluster.server to https://<host>:<port>`);
+  }
+  const out: KubeconfigCredentials = { server, insecure: c["insecure-skip-tls-verify"] === true };
+  const ca = b64(c["certificate-authority-data"]) ?? file(c["certificate-authority"]);
+  if (ca !== undefined) out.ca = ca;
+  const cert = b64(u["client-certificate-data"]) ?? file(u["client-certificate"]);
+  const key = b64(u["client-key-data"]) ?? file(u["client-key"]);
+  const token = str(u["token"]) ?? file(u["tokenFile"])?.trim();
+  if (cert !== undefined && key !== undefined) {
+    out.cert = cert;
+    out.key = key;
+  } else if (token !== undefined) {
+    out.token = token;
+  } else {
+    throw new KubeconfigError(`${source}: user "${user?.name ?? ""}" authenticates with neither a client certificate and key nor a token; ` +
+      `give a kubeconfig with client-certificate-data/client-key-data or a token (exec plugins are not supported here)`);
+  }
+  return out;
+}

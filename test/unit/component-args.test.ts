@@ -145,6 +145,18 @@ describe("component args: the constructor and the stack config report the same p
     assert.throws(() => new CiliumCni("cnihandle", { cluster: badHost, clusterId: 1 }), { message: `CiliumCni "cnihandle": clusterName: "Bad_Host" ${DNS}` });
   });
 
+  it("KarmadaMember: the destroy-time waits take whole seconds from 1 to 86400; a bad one is refused and nothing is declared", async () => {
+    assert.deepStrictEqual(checkKarmadaMemberArgs({ worksTimeoutSeconds: 1, worksReadyTimeoutSeconds: 86400 }), []);
+    const wait = "is not a wait: give a whole number of seconds from 1 to 86400 (or leave it out for the default)";
+    assert.deepStrictEqual(checkKarmadaMemberArgs({ worksTimeoutSeconds: 0, worksReadyTimeoutSeconds: 1.5 }),
+      [["worksTimeoutSeconds", 0, wait], ["worksReadyTimeoutSeconds", 1.5, wait]]);
+    const n = registered.length;
+    assert.throws(() => new KarmadaMember("badwait", { karmada, member: host, worksTimeoutSeconds: -5 }),
+      { message: `KarmadaMember "badwait": worksTimeoutSeconds: -5 ${wait}` });
+    await tick();
+    assert.strictEqual(since(n).length, 0);
+  });
+
   it("the checks judge only the fields given and accept good values", () => {
     assert.deepStrictEqual(checkKindClusterArgs({}), []);
     assert.deepStrictEqual(checkKindClusterArgs({ clusterName: "ikohome", workers: 0, podSubnet: "10.244.0.0/16", serviceSubnet: "10.96.0.0/16", nodeImage: "kindest/node:v1.34.0" }), []);
