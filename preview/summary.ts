@@ -193,12 +193,60 @@ function plainOutputs(state: StateJson | null | undefined): Record<string, unkno
   return state?.outputs ?? undefined;
 }
 
-/** The changed properties of one step, from `detailedDiff` (or `diffReasons` when there is none). */
+/** A path segment as Pulumi prints it: `.name`, `[0]` or `["a.b"]`. */
+function pathSegment(prefix: string, key: string | number): string {
+  if (typeof key === "number") return `${prefix}[${key}]`;
+  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return prefix ? `${prefix}.${key}` : key;
+  return `${prefix}[${JSON.stringify(key)}]`;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !isSecretValue(v);
+
+/**
+ * The changed input paths of a step whose provider reports neither `detailedDiff` nor
+ * `diffReasons` (Pulumi's dynamic providers only say "changed"): old and new inputs compared,
+ * objects and arrays entered, secrets and scalars compared whole. Inputs named `__…` (the
+ * provider's own bookkeeping, e.g. a dynamic provider's serialized code) are left out.
+ */
+export function inputDiffPaths(oldInputs: unknown, newInputs: unknown, replaces: Set<string> = new Set()): [string, PropertyDiffJson][] {
+  const out: [string, PropertyDiffJson][] = [];
+  const kindOf = (base: string, path: string) => {
+    const top = path.split(/[.[]/)[0];
+    return replaces.has(top) ? `${base}-replace` : base;
+  };
+  const walk = (o: unknown, n: unknown, path: string): void => {
+    if (o === undefined && n === undefined) return;
+    if (o === undefined) { out.push([path, { kind: kindOf("add", path), inputDiff: true }]); return; }
+    if (n === undefined) { out.push([path, { kind: kindOf("delete", path), inputDiff: true }]); return; }
+    if (Array.isArray(o) && Array.isArray(n)) {
+      for (let i = 0; i < Math.max(o.length, n.length); i++) walk(o[i], n[i], pathSegment(path, i));
+      return;
+    }
+    if (isPlainObject(o) && isPlainObject(n)) {
+      const keys = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => path !== "" || !k.startsWith("__"));
+      for (const k of keys) walk(o[k], n[k], pathSegment(path, k));
+      return;
+    }
+    if (JSON.stringify(o) !== JSON.stringify(n)) out.push([path, { kind: kindOf("update", path), inputDiff: true }]);
+  };
+  walk(isPlainObject(oldInputs) ? oldInputs : {}, isPlainObject(newInputs) ? newInputs : {}, "");
+  return out;
+}
+
+/**
+ * The changed properties of one step, from `detailedDiff`, else `diffReasons`, else a comparison
+ * of the old and new inputs (`inputDiffPaths`).
+ */
 export function propertyChanges(step: StepJson, type: string): PropertyChange[] {
   const replaceReasons = new Set(step.replaceReasons ?? []);
   const entries: [string, PropertyDiffJson][] = step.detailedDiff && Object.keys(step.detailedDiff).length
     ? Object.entries(step.detailedDiff)
-    : (step.diffReasons ?? []).map((p) => [p, { kind: replaceReasons.has(p) ? "update-replace" : "update", inputDiff: true }]);
+    : step.diffReasons?.length
+      ? step.diffReasons.map((p) => [p, { kind: replaceReasons.has(p) ? "update-replace" : "update", inputDiff: true }])
+      : step.op === "update" || step.op === "replace" || step.op === "create-replacement"
+        ? inputDiffPaths(step.oldState?.inputs, step.newState?.inputs, replaceReasons)
+        : [];
   return entries.map(([path, d]) => {
     const k = KINDS[d.kind] ?? { kind: "update", replaces: false };
     const segs = parsePropertyPath(path);

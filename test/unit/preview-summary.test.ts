@@ -7,7 +7,7 @@
 import * as assert from "assert";
 import { COMMENT_MARKER, GITHUB_COMMENT_LIMIT, describeProperty, renderMarkdown } from "../../preview/markdown";
 import { labClustersIn, labNeeds, labSecretKeys, parsePreviewArgs, rewriteLabPaths } from "../../preview/lab-config";
-import { PreviewJson, SECRET_SIG, StackSummary, StepJson, isSensitivePath, parsePreviewJson, parsePropertyPath, splitUrn, summarizeStack } from "../../preview/summary";
+import { PreviewJson, SECRET_SIG, StackSummary, StepJson, inputDiffPaths, isSensitivePath, parsePreviewJson, parsePropertyPath, splitUrn, summarizeStack } from "../../preview/summary";
 
 const URN = (type: string, name: string) => `urn:pulumi:lab-fleet::iko-plus::iko-plus:karmada:FederatedIrisCluster$${type}::${name}`;
 const POLICY_T = "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy";
@@ -105,6 +105,19 @@ describe("preview summary: parsing a --json preview", () => {
     });
     assert.deepStrictEqual(s.resources[0].properties, [{ path: "size", kind: "update", replaces: false, secret: false, old: "1", new: "2" }]);
     assert.deepStrictEqual(s.errors, ["error: iko-plus:clusters[0].name: bad"]);
+  });
+  it("a step with neither detailedDiff nor diffReasons (a dynamic provider) gets its paths from the inputs; secrets and __ keys stay hidden", () => {
+    const SEC = { [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1" };
+    const oldInputs = { __provider: "code-v1", cluster: "ikogke", timeoutSeconds: 120, karmada: SEC, objects: [{ kind: "Secret", name: "a" }] };
+    const newInputs = { __provider: "code-v2", cluster: "ikogke", timeoutSeconds: 60, karmada: { ...SEC, ciphertext: "v2" }, objects: [{ kind: "Secret", name: "a" }, { kind: "IrisCluster", name: "b" }] };
+    const s = summarizeStack("x", { steps: [{ op: "update", urn: "urn:pulumi:x::p::d:m:W::w", oldState: { inputs: oldInputs }, newState: { type: "d:m:W", inputs: newInputs } }] });
+    assert.deepStrictEqual(s.resources[0].properties, [
+      { path: "timeoutSeconds", kind: "update", replaces: false, secret: false, old: "120", new: "60" },
+      { path: "karmada", kind: "update", replaces: false, secret: true },
+      { path: "objects[1]", kind: "add", replaces: false, secret: false },
+    ]);
+    assert.deepStrictEqual(inputDiffPaths({ a: { "b.c": 1 } }, { a: { "b.c": 2 } }, new Set(["a"])), [["a[\"b.c\"]", { kind: "update-replace", inputDiff: true }]]);
+    assert.deepStrictEqual(inputDiffPaths({ a: [1, 2] }, { a: [1] }), [["a[1]", { kind: "delete", inputDiff: true }]]);
   });
   it("parses --json output and says what it got otherwise", () => {
     assert.deepStrictEqual(parsePreviewJson("{\"steps\": []}"), { steps: [] });
