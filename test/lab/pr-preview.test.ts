@@ -68,7 +68,7 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("deploys the base into a fresh lab, previews the head, and lists exactly the two changes", async () => {
+  it("deploys the base into a fresh lab, previews the head, and lists exactly the two changes and the destroy-time wait they add", async () => {
     const out = path.join(tmp, "summary.md");
     const res = await runCommand(repo, ["--base", baseSha, "--stacks", "lab-fleet", "--lab-dir", labDir, "--out", out]);
     console.log(`      preview:pr took ${res.seconds.toFixed(1)} s`);
@@ -77,11 +77,15 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     assert.strictEqual(res.stdout.trim(), out, "prints the summary's path");
     const md = fs.readFileSync(out, "utf8");
     assert.ok(md.startsWith("<!-- iko-plus-preview -->\n"), "starts with the marker the workflow finds its comment by");
-    const counts = /^\| `lab-fleet` \| 0 \| 2 \| 0 \| 0 \| (\d+) \|$/m.exec(md);
-    assert.ok(counts, "fleet: two updates, nothing created, replaced or deleted");
+    const counts = /^\| `lab-fleet` \| 0 \| 3 \| 0 \| 0 \| (\d+) \|$/m.exec(md);
+    assert.ok(counts, `fleet: three updates, nothing created, replaced or deleted\n${md.slice(0, 3000)}`);
     assert.ok(Number(counts[1]) > 20, `the unchanged resources are all counted (${counts[1]})`);
     const rows = md.split("\n").filter((l) => /^\| (create|update|replace|delete) \|/.test(l));
+    // The placement's new member, ikogke, now waits on destroy for the IrisCluster's Work too.
     assert.deepStrictEqual(rows, [
+      // (the list is positional: the IrisCluster and its license Secret sort before shhhh-secret)
+      "| update | `ikogke-member-works-gone` | `pulumi-nodejs:dynamic/iko-plus-karmada:MemberWorksGone` | `objects[0].kind` `\"Secret\"` → `\"IrisCluster\"`<br>" +
+        "`objects[0].name` `\"shhhh-secret\"` → `\"federated-iris\"`<br>`objects[1]` added<br>`objects[2]` added |",
       "| update | `default-federated-iris-policy` | `kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy` | `spec.placement.clusterAffinity.clusterNames[1]` added `\"ikogke\"` |",
       "| update | `default-federated-iris-template` | `kubernetes:intersystems.com/v1alpha1:IrisCluster` | `spec.serviceTemplate.spec.type` `\"LoadBalancer\"` → `\"NodePort\"` |",
     ]);
