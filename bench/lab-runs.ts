@@ -8,6 +8,7 @@ import * as YAML from "yaml";
 import { labClients, maybe, waitFor } from "../test/lab/kube";
 import { PulumiCli, REPO, labBinDir } from "../test/lab/pulumi-cli";
 import { LabStack } from "../test/lab/stacks";
+import { Sample, measure } from "./measure";
 
 export const BENCH_LAB_DIR = path.join(REPO, ".lab-bench");
 process.env.IKO_LAB_DIR = BENCH_LAB_DIR;
@@ -29,8 +30,6 @@ export async function onFreshLab<T>(members: string[], fn: () => Promise<T>): Pr
     npmLab("down", members);
   }
 }
-
-const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 
 /**
  * Karmada's resource detector discovers new kinds on a fixed 30 s tick (pkg/detector: discoverResources
@@ -61,22 +60,46 @@ async function waitForClones(members: string[]): Promise<void> {
 }
 
 /** The article's steps as a script (bench/recipe.sh), until the IrisCluster is on every member. */
-export async function recipeRun(members: string[]): Promise<number> {
-  const t0 = process.hrtime.bigint();
-  const res = child.spawnSync("bash", [path.join(REPO, "bench", "recipe.sh"), ...members], {
-    encoding: "utf8", env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_BIN_DIR: labBinDir() },
+export async function recipeRun(members: string[]): Promise<Sample> {
+  const { sample } = await measure(BENCH_LAB_DIR, async () => {
+    const res = child.spawnSync("bash", [path.join(REPO, "bench", "recipe.sh"), ...members], {
+      encoding: "utf8", env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_BIN_DIR: labBinDir() },
+    });
+    if (res.status !== 0) throw new Error(`recipe failed: ${res.stderr.slice(-2000)}`);
   });
-  if (res.status !== 0) throw new Error(`recipe failed: ${res.stderr.slice(-2000)}`);
-  return seconds(t0);
+  return sample;
 }
 
-export interface StackTimes { up: number; noopPreview: number }
+/** Bytes of the stack's checkpoint file in a file:// backend (what the backend rewrites after every step). */
+export function checkpointBytes(backendDir: string, stack: string): number {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === `${stack}.json` || e.name === `${stack}.json.gz`) found.push(p);
+    }
+  };
+  walk(path.join(backendDir, ".pulumi", "stacks"));
+  if (found.length !== 1) throw new Error(`expected one checkpoint of ${stack} under ${backendDir}, found ${found.length}`);
+  return fs.statSync(found[0]).size;
+}
+
+export interface StackSamples {
+  /** `pulumi up` until the IrisCluster is on every member. */
+  up: Sample;
+  /** The no-change `pulumi preview` after it. */
+  noopPreview: Sample;
+  /** The checkpoint's size after the up. */
+  stateBytes: number;
+}
 
 /** `pulumi up` of a fleet stack doing the recipe's work, until the IrisCluster is on every member; then a no-change preview. */
-export async function stackRun(members: string[]): Promise<StackTimes> {
+export async function stackRun(members: string[]): Promise<StackSamples> {
   const cli = new PulumiCli();
-  const stack = new LabStack(cli, "labtest-bench", "Pulumi.lab-fleet.yaml", {
-    "iko-plus:clusters": members.map((name) => ({ name, kubeconfigPath: path.join(BENCH_LAB_DIR, name, "kubeconfig"), iko: false, join: { provider: "kind" } })),
+  const name = "labtest-bench";
+  const stack = new LabStack(cli, name, "Pulumi.lab-fleet.yaml", {
+    "iko-plus:clusters": members.map((m) => ({ name: m, kubeconfigPath: path.join(BENCH_LAB_DIR, m, "kubeconfig"), iko: false, join: { provider: "kind" } })),
     "iko-plus:karmada": { mode: "existing", kubeconfigPath: path.join(BENCH_LAB_DIR, "karmada", "kubeconfig") },
     "iko-plus:federatedIrisClusters": [{
       name: "federated-iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer",
@@ -86,13 +109,13 @@ export async function stackRun(members: string[]): Promise<StackTimes> {
   });
   try {
     await stack.init();
-    const t0 = process.hrtime.bigint();
-    await stack.up();
-    await waitForClones(members);
-    const up = seconds(t0);
-    const t1 = process.hrtime.bigint();
-    await stack.preview(["--expect-no-changes"]);
-    return { up, noopPreview: seconds(t1) };
+    const up = await measure(BENCH_LAB_DIR, async () => {
+      await stack.up();
+      await waitForClones(members);
+    });
+    const stateBytes = checkpointBytes(cli.backendDir, name);
+    const noop = await measure(BENCH_LAB_DIR, () => stack.preview(["--expect-no-changes"]));
+    return { up: up.sample, noopPreview: noop.sample, stateBytes };
   } finally {
     await stack.remove();
     cli.dispose();

@@ -1,11 +1,15 @@
 /**
  * `npm run bench`: how fast a fleet converges, side by side with the hand-run recipe, on the lab.
- * Every timing is a ratio of medians measured in this same run (the machines are shared and
- * noisy). Prints a Markdown table, then one `RESULT <name> <value>` line per figure.
+ * Every figure is a ratio of medians measured in this same run, the two sides interleaved (the
+ * machines are shared and noisy), and every row prints min/median/max of the wall time beside the
+ * CPU the side used, the lab servers' CPU, the rest of the machine's CPU and the load average
+ * (bench/measure.ts), so a reader can tell noise from change. Prints a Markdown table, then one
+ * `RESULT <name> <value>` line per figure.
  *
- *   IKO_BENCH_RUNS   runs per side (default 3)
- *   IKO_BENCH_SCALE  member counts for the scaling figure (default 2,4,8)
- *   IKO_BENCH_ONLY   "kind": only the first article on real kind (needs the kind tier)
+ *   IKO_BENCH_RUNS   runs per side (default 5)
+ *   IKO_BENCH_SCALE  member counts for the scaling figure (default 2,8: the ratio is largest/smallest)
+ *   IKO_BENCH_ONLY   "kind": only the first article on real kind (needs the kind tier);
+ *                    "lab": leave the kind figure out
  */
 import * as child from "child_process";
 import * as os from "os";
@@ -15,14 +19,14 @@ import * as fs from "fs";
 import { kindCache } from "../test/kind/tier";
 import { kindWfhBench } from "./kind-wfh";
 import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
+import { Sample, formatSpread, measure, median, medianRatio, sampleColumns } from "./measure";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script, typed by its JSDoc
 const { ensureProgramBuild } = require("../scripts/program-build") as { ensureProgramBuild(root: string, opts?: { mode?: "checked" | "transpile" }): string };
 
-const RUNS = Number(process.env.IKO_BENCH_RUNS ?? 3);
-const SCALE = (process.env.IKO_BENCH_SCALE ?? "2,4,8").split(",").map(Number);
+const RUNS = Number(process.env.IKO_BENCH_RUNS ?? 5);
+const SCALE = (process.env.IKO_BENCH_SCALE ?? "2,8").split(",").map(Number);
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const fmt = (x: number, d = 2) => x.toFixed(d);
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 
@@ -30,29 +34,28 @@ function memberNames(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `member-${i + 1}`);
 }
 
-function timeCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
-  const t0 = process.hrtime.bigint();
-  const res = child.spawnSync(cmd, args, { cwd: REPO, env, encoding: "utf8" });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${(res.stderr || res.stdout).slice(-1500)}`);
-  return Number(process.hrtime.bigint() - t0) / 1e9;
+/** One evaluation of the fleet program under mocks (bench/eval-fleet.js): the program's own milliseconds, and the sample. */
+async function evalRun(members: number, iris: number): Promise<{ ms: number; sample: Sample }> {
+  const { sample, value } = await measure("(no lab)", async () =>
+    child.execFileSync("node", [path.join("bench", "eval-fleet.js"), String(members), String(iris)], { cwd: REPO, encoding: "utf8" }));
+  return { ms: (JSON.parse(value.trim().split("\n").pop() as string) as { ms: number }).ms, sample };
 }
 
 async function main(): Promise<void> {
   const rows: string[][] = [];
   const results: [string, string][] = [];
+  const row = (what: string, samples: Sample[]) => rows.push([what, ...sampleColumns(samples)]);
 
   // The program is compiled once per set of sources (main.js); compile it before timing runs, as
   // any run after the first finds it compiled, and show what the first run pays.
-  const tCompile = process.hrtime.bigint();
-  const built = ensureProgramBuild(REPO, { mode: "transpile" });
-  rows.push(["compile the program (transpile-only, once per change of sources)", `${fmt(Number(process.hrtime.bigint() - tCompile) / 1e9)} s`, path.relative(REPO, built)]);
+  const compiled = await measure("(no lab)", async () => ensureProgramBuild(REPO, { mode: "transpile" }));
+  row(`compile the program (transpile-only, once per change of sources: ${path.relative(REPO, compiled.value)})`, [compiled.sample]);
 
-  // IKO_BENCH_ONLY=kind runs only the kind figures.
   if (process.env.IKO_BENCH_ONLY !== "kind") {
     // 1. Recipe vs stack, alternating sides, each on a fresh lab with one member.
-    const recipe: number[] = [];
-    const stackUp: number[] = [];
-    const noop: number[] = [];
+    const recipe: Sample[] = [];
+    const stackUp: Sample[] = [];
+    const noop: Sample[] = [];
     const members = ["ikoclone"];
     for (let i = 0; i < RUNS; i++) {
       log(`recipe vs stack, run ${i + 1}/${RUNS}`);
@@ -61,62 +64,67 @@ async function main(): Promise<void> {
       stackUp.push(s.up);
       noop.push(s.noopPreview);
     }
-    const ratio = median(stackUp) / median(recipe);
-    rows.push(["recipe (kubectl + karmadactl), 1 member", `${fmt(median(recipe))} s`, recipe.map((x) => fmt(x)).join(", ")]);
-    rows.push(["`pulumi up` of the fleet stack, 1 member", `${fmt(median(stackUp))} s`, stackUp.map((x) => fmt(x)).join(", ")]);
-    rows.push(["no-change `pulumi preview`", `${fmt(median(noop))} s`, noop.map((x) => fmt(x)).join(", ")]);
-    results.push(["fleet_up_vs_recipe", fmt(ratio)], ["noop_preview_vs_up", fmt(median(noop) / median(stackUp))]);
+    row("recipe (kubectl + karmadactl), 1 member", recipe);
+    row("`pulumi up` of the fleet stack, 1 member", stackUp);
+    row("no-change `pulumi preview`, 1 member", noop);
+    results.push(["fleet_up_vs_recipe", fmt(medianRatio(stackUp, recipe))], ["fleet_up_vs_recipe_cpu", fmt(medianRatio(stackUp, recipe, "cpu"))]);
+    results.push(["noop_preview_vs_up", fmt(medianRatio(noop, stackUp))]);
 
-    // 2. Scaling: one FederatedIrisCluster on every member.
-    const byCount = new Map<number, number>();
-    const noopByCount = new Map<number, number>();
-    for (const n of SCALE) {
-      const times: number[] = [];
-      const noops: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
+    // 2. Scaling: one FederatedIrisCluster on every member; the member counts interleaved.
+    const ups = new Map<number, Sample[]>(SCALE.map((n) => [n, []]));
+    const noops = new Map<number, Sample[]>(SCALE.map((n) => [n, []]));
+    const bytes = new Map<number, number[]>(SCALE.map((n) => [n, []]));
+    for (let i = 0; i < RUNS; i++) {
+      for (const n of SCALE) {
         log(`scaling: ${n} members, run ${i + 1}/${RUNS}`);
         const s = await onFreshLab(memberNames(n), () => stackRun(memberNames(n)));
-        times.push(s.up);
-        noops.push(s.noopPreview);
+        ups.get(n)?.push(s.up);
+        noops.get(n)?.push(s.noopPreview);
+        bytes.get(n)?.push(s.stateBytes);
       }
-      byCount.set(n, median(times));
-      noopByCount.set(n, median(noops));
-      rows.push([`\`pulumi up\`, ${n} members`, `${fmt(median(times))} s`, times.map((x) => fmt(x)).join(", ")]);
-      rows.push([`no-change \`pulumi preview\`, ${n} members`, `${fmt(median(noops))} s`, noops.map((x) => fmt(x)).join(", ")]);
+    }
+    for (const n of SCALE) {
+      row(`\`pulumi up\`, ${n} members`, ups.get(n) as Sample[]);
+      row(`no-change \`pulumi preview\`, ${n} members`, noops.get(n) as Sample[]);
     }
     const lo = Math.min(...SCALE);
     const hi = Math.max(...SCALE);
-    results.push([`up_${hi}_vs_${lo}`, fmt((byCount.get(hi) as number) / (byCount.get(lo) as number))]);
-    // The steady-state ratio on the largest fleet too (the fixed cost of a preview weighs less there).
-    results.push([`noop_preview_vs_up_${hi}`, fmt((noopByCount.get(hi) as number) / (byCount.get(hi) as number))]);
+    const upsOf = (n: number) => ups.get(n) as Sample[];
+    results.push([`up_${hi}_vs_${lo}`, fmt(medianRatio(upsOf(hi), upsOf(lo)))], [`up_${hi}_vs_${lo}_cpu`, fmt(medianRatio(upsOf(hi), upsOf(lo), "cpu"))]);
+    results.push([`noop_preview_vs_up_${hi}`, fmt(medianRatio(noops.get(hi) as Sample[], upsOf(hi)))]);
+    const bytesOf = (n: number) => median(bytes.get(n) as number[]);
+    rows.push([`state (checkpoint bytes), ${lo} / ${hi} members`, `${bytesOf(lo)} / ${bytesOf(hi)}`, "", "", "", ""]);
+    results.push(["state_bytes_per_member", String(Math.round((bytesOf(hi) - bytesOf(lo)) / (hi - lo)))]);
 
-    // 3. Program cost under mocks, and the unit suite's wall time.
-    const evals: number[] = [];
+    // 3. Program cost under mocks: a 50-member, 20-IrisCluster fleet against a 5-member, 2-IrisCluster
+    // one (10 times the resources), interleaved; the program's own milliseconds.
+    const big: { ms: number; sample: Sample }[] = [];
+    const small: { ms: number; sample: Sample }[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const out = child.execFileSync("node", [path.join("bench", "eval-fleet.js"), "50", "20"], { cwd: REPO, encoding: "utf8" });
-      evals.push((JSON.parse(out.trim().split("\n").pop() as string) as { ms: number }).ms);
+      big.push(await evalRun(50, 20));
+      small.push(await evalRun(5, 2));
     }
-    rows.push(["evaluate a 50-member, 20-IrisCluster fleet (mocks)", `${median(evals)} ms`, evals.join(", ")]);
-    results.push(["eval_50x20_ms", String(median(evals))]);
-    const unit: number[] = [];
-    for (let i = 0; i < RUNS; i++) unit.push(timeCommand("npx", ["--no-install", "mocha", "--config", "test/unit/.mocharc.json", "--reporter", "dot"]));
-    rows.push(["unit test suite (`npm run test:unit`)", `${fmt(median(unit), 1)} s`, unit.map((x) => fmt(x, 1)).join(", ")]);
-    results.push(["unit_suite_s", fmt(median(unit), 1)]);
+    rows.push(["evaluate a 5-member, 2-IrisCluster fleet (mocks), program ms", formatSpread(small.map((e) => e.ms), 0), ...sampleColumns(small.map((e) => e.sample)).slice(1)]);
+    rows.push(["evaluate a 50-member, 20-IrisCluster fleet (mocks), program ms", formatSpread(big.map((e) => e.ms), 0), ...sampleColumns(big.map((e) => e.sample)).slice(1)]);
+    results.push(["eval_50x20_vs_5x2", fmt(median(big.map((e) => e.ms)) / median(small.map((e) => e.ms)))]);
+    results.push(["eval_50x20_ms", String(median(big.map((e) => e.ms)))]);
   }
 
   // 4. The first article on real kind clusters (needs the kind tier: engine, images, mirror).
-  if (fs.existsSync(path.join(kindCache(), "kind-tier.env")) && child.spawnSync("docker", ["info"]).status === 0) {
+  if (process.env.IKO_BENCH_ONLY !== "lab" && fs.existsSync(path.join(kindCache(), "kind-tier.env")) && child.spawnSync("docker", ["info"]).status === 0) {
     const kind = await kindWfhBench(RUNS, log);
-    rows.push(["recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster)", `${fmt(median(kind.recipe))} s`, kind.recipe.map((x) => fmt(x)).join(", ")]);
-    rows.push(["`pulumi up` of the wfh stack on real kind, until the IrisCluster is reconciled", `${fmt(median(kind.up))} s`, kind.up.map((x) => fmt(x)).join(", ")]);
+    rows.push(["recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster), wall s", formatSpread(kind.recipe), "", "", "", ""]);
+    rows.push(["`pulumi up` of the wfh stack on real kind, until the IrisCluster is reconciled, wall s", formatSpread(kind.up), "", "", "", ""]);
     results.push(["kind_wfh_up_vs_recipe", fmt(median(kind.up) / median(kind.recipe))]);
   } else {
-    log("kind wfh left out: no kind tier (bash kind-tier/engine.sh up, kind-tier/build.sh, kind-tier/registry.sh up)");
+    log("kind wfh left out (IKO_BENCH_ONLY=lab, or no kind tier: bash kind-tier/engine.sh up, kind-tier/build.sh, kind-tier/registry.sh up)");
   }
 
-  console.log(`Benchmarks on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${RUNS} runs per figure (medians):\n`);
-  console.log("| what | median | runs |");
-  console.log("|---|---|---|");
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(", ");
+  console.log(`Benchmarks on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+    `${RUNS} runs per figure, sides interleaved; load average at the end ${load}. Each cell: median (min–max).\n`);
+  console.log("| what | wall s | own CPU s | lab servers' CPU s | others' CPU s | load (1 min) |");
+  console.log("|---|---|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
   console.log("");
   for (const [k, v] of results) console.log(`RESULT ${k} ${v}`);

@@ -1,0 +1,102 @@
+/**
+ * How the benchmarks measure on a shared, noisy machine: each sample records wall time beside the
+ * CPU the measured side used (this process and the children it waited for, e.g. `pulumi` and its
+ * plugins, or `kubectl`), the CPU the lab's servers used (kube-apiservers, Karmada), the CPU the
+ * rest of the machine used meanwhile, and the load average. A reader can then tell a change of
+ * the code (CPU moves) from a busy machine (others' CPU and load move, wall time with them).
+ * The summaries (min/median/max) and the ratio formatting are pure and tested.
+ */
+import * as fs from "fs";
+import * as os from "os";
+
+/** One measured run. Times in seconds. */
+export interface Sample {
+  wall: number;
+  /** CPU of this process and of the children it waited for during the run. */
+  cpu: number;
+  /** CPU of the lab's server processes (those whose command line names the lab folder). */
+  labCpu: number;
+  /** CPU the rest of the machine used during the run (all busy CPU minus the two above). */
+  othersCpu: number;
+  /** 1-minute load average at the end of the run. */
+  load: number;
+}
+
+export interface Spread { min: number; median: number; max: number }
+
+export function median(xs: number[]): number {
+  if (xs.length === 0) throw new Error("median of no values");
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export function spread(xs: number[]): Spread {
+  return { min: Math.min(...xs), median: median(xs), max: Math.max(...xs) };
+}
+
+/** `median (min–max)` with `digits` decimals, e.g. `5.28 (5.01–6.03)`. */
+export function formatSpread(xs: number[], digits = 2): string {
+  const s = spread(xs);
+  return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+}
+
+/** The columns of one measured row: wall, own CPU, lab CPU, others' CPU, load, each as `formatSpread`. */
+export function sampleColumns(samples: Sample[]): string[] {
+  const col = (f: (s: Sample) => number, d = 2) => formatSpread(samples.map(f), d);
+  return [col((s) => s.wall), col((s) => s.cpu), col((s) => s.labCpu), col((s) => s.othersCpu), col((s) => s.load)];
+}
+
+/** Ratio of two sides' medians of a field. */
+export function medianRatio(top: Sample[], bottom: Sample[], field: keyof Sample = "wall"): number {
+  return median(top.map((s) => s[field])) / median(bottom.map((s) => s[field]));
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** Busy CPU seconds of the whole machine so far (/proc/stat: all but idle and iowait). */
+export function machineBusySeconds(stat = fs.readFileSync("/proc/stat", "utf8")): number {
+  const cpu = stat.split("\n").find((l) => l.startsWith("cpu "));
+  if (!cpu) throw new Error("/proc/stat has no cpu line");
+  const f = cpu.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = f;
+  return (user + nice + system + irq + softirq + (steal ?? 0)) / TICKS;
+}
+
+/** CPU seconds of this process plus the children it has waited for (/proc/self/stat utime..cstime). */
+export function ownCpuSeconds(stat = fs.readFileSync("/proc/self/stat", "utf8")): number {
+  // Fields after the command (which may hold spaces) start at the state letter (field 3).
+  const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const [utime, stime, cutime, cstime] = rest.slice(11, 15).map(Number);
+  return (utime + stime + cutime + cstime) / TICKS;
+}
+
+/** CPU seconds so far of every process whose command line contains `marker` (the lab folder). */
+export function processesCpuSeconds(marker: string): number {
+  let total = 0;
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker)) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += (Number(rest[11]) + Number(rest[12])) / TICKS;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** Runs `fn` and measures it; `labMarker` names the lab folder whose servers are counted apart. */
+export async function measure<T>(labMarker: string, fn: () => Promise<T>): Promise<{ sample: Sample; value: T }> {
+  const busy0 = machineBusySeconds();
+  const own0 = ownCpuSeconds();
+  const lab0 = processesCpuSeconds(labMarker);
+  const t0 = process.hrtime.bigint();
+  const value = await fn();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = ownCpuSeconds() - own0;
+  const labCpu = Math.max(0, processesCpuSeconds(labMarker) - lab0);
+  const othersCpu = Math.max(0, machineBusySeconds() - busy0 - cpu - labCpu);
+  return { sample: { wall, cpu, labCpu, othersCpu, load: os.loadavg()[0] }, value };
+}

@@ -1,0 +1,35 @@
+import * as assert from "assert";
+import { formatSpread, machineBusySeconds, median, medianRatio, ownCpuSeconds, sampleColumns, spread } from "../../bench/measure";
+
+const sample = (wall: number, cpu = 1) => ({ wall, cpu, labCpu: 0.5, othersCpu: 0.25, load: 1.5 });
+
+describe("bench: measuring on a noisy machine (pure)", () => {
+  it("median, spread and their formatting: odd and even counts, unsorted input left alone", () => {
+    const xs = [3, 1, 2];
+    assert.strictEqual(median(xs), 2);
+    assert.deepStrictEqual(xs, [3, 1, 2]);
+    assert.strictEqual(median([4, 1, 3, 2]), 2.5);
+    assert.deepStrictEqual(spread([5.01, 6.03, 5.28]), { min: 5.01, median: 5.28, max: 6.03 });
+    assert.strictEqual(formatSpread([5.01, 6.03, 5.28]), "5.28 (5.01–6.03)");
+    assert.strictEqual(formatSpread([2785, 2723, 2903], 0), "2785 (2723–2903)");
+    assert.throws(() => median([]), /median of no values/);
+  });
+
+  it("a ratio is of the two sides' medians, of the field asked", () => {
+    const top = [sample(10, 4), sample(30, 6), sample(20, 5)];
+    const bottom = [sample(5, 1), sample(15, 3), sample(10, 2)];
+    assert.strictEqual(medianRatio(top, bottom), 2);
+    assert.strictEqual(medianRatio(top, bottom, "cpu"), 2.5);
+    assert.deepStrictEqual(sampleColumns([sample(1), sample(3), sample(2)]),
+      ["2.00 (1.00–3.00)", "1.00 (1.00–1.00)", "0.50 (0.50–0.50)", "0.25 (0.25–0.25)", "1.50 (1.50–1.50)"]);
+  });
+
+  it("reads busy CPU from /proc/stat (idle and iowait left out) and own CPU from /proc/self/stat (children waited for included)", () => {
+    // user nice system idle iowait irq softirq steal
+    assert.strictEqual(machineBusySeconds("cpu  1000 50 200 9000 300 10 40 0 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n"), 13);
+    // pid (comm with spaces) state ppid ... utime=14th, stime=15th, cutime=16th, cstime=17th field
+    const stat = "4242 (node bench) S 1 2 3 4 5 6 7 8 9 10 150 50 300 100 20 0 1 0 5 6 7";
+    assert.strictEqual(ownCpuSeconds(stat), 6);
+    assert.ok(ownCpuSeconds() > 0, "this process has used some CPU");
+  });
+});
