@@ -43,8 +43,11 @@ function programSources(root) {
   return out.sort();
 }
 
+/** Bumped when the emit options below change, so an older build is not reused. */
+const BUILD_EMIT_VERSION = 2;
+
 /**
- * The build key: sha256 over the mode, the TypeScript version, tsconfig.json and every source
+ * The build key: sha256 over the emit version, the mode, the TypeScript version, tsconfig.json and every source
  * (path and content), shortened to 16 hex digits.
  * @param {string} root
  * @param {"checked" | "transpile"} mode
@@ -53,7 +56,7 @@ function programSources(root) {
  */
 function buildKey(root, mode, typescriptVersion) {
   const hash = crypto.createHash("sha256");
-  hash.update(`mode=${mode}\ntypescript=${typescriptVersion}\n`);
+  hash.update(`mode=${mode}\ntypescript=${typescriptVersion}\nemit=${BUILD_EMIT_VERSION}\n`);
   for (const rel of ["tsconfig.json", ...programSources(root)]) {
     hash.update(`${rel}\0`);
     hash.update(fs.readFileSync(path.join(root, rel)));
@@ -84,6 +87,9 @@ function compilerOptions(ts, root, outDir) {
     inlineSourceMap: false,
     declaration: false,
     incremental: false,
+    // Comments never reach the emitted code: Pulumi serializes each dynamic provider's functions
+    // into the state of every resource it manages, so every comment would be stored once per resource.
+    removeComments: true,
   };
 }
 

@@ -68,6 +68,8 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
     this.peerEndpoint = pulumi.unsecret(this.peerKubeconfig.apply((text) => parseKubeconfig(text, `cluster "${name}" peerKubeconfig`).server));
     this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: name }, { parent: this });
     this.readyGate = [];
-    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
+    // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
+    // where diff and delete need them, and every copy is rewritten with each checkpoint.
+    this.registerOutputs({ endpoint: this.endpoint });
   }
 }

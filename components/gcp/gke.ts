@@ -92,7 +92,9 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
     this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: this.name }, { parent: this });
     this.peerKubeconfig = (args.peerAccess ?? "none") === "cluster-admin" ? this.peerAdminKubeconfig(name) : this.kubeconfig;
     this.readyGate = [this.nodePool];
-    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
+    // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
+    // where diff and delete need them, and every copy is rewritten with each checkpoint.
+    this.registerOutputs({ endpoint: this.endpoint });
   }
 
   /** The cluster-admin ServiceAccount for peers, its binding and token; the token's kubeconfig. */

@@ -69,6 +69,8 @@ export class RemoteOperatorIdentity extends pulumi.ComponentResource {
         caData: data?.["ca.crt"] ?? "",
         token: Buffer.from(data?.["token"] ?? "", "base64").toString("utf8"),
       })));
-    this.registerOutputs({ kubeconfig: this.kubeconfig });
+    // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
+    // where diff and delete need them, and every copy is rewritten with each checkpoint.
+    this.registerOutputs({});
   }
 }

@@ -95,6 +95,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     }
     this.provider = new k8s.Provider(`${name}-karmada-api`, { kubeconfig: this.kubeconfig, clusterIdentifier: `${name}-karmada-api` }, { parent: this });
     this.readyGate = this.release ? [this.release] : [];
-    this.registerOutputs({ kubeconfig: this.kubeconfig, endpoint: this.endpoint });
+    // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
+    // where diff and delete need them, and every copy is rewritten with each checkpoint.
+    this.registerOutputs({ endpoint: this.endpoint });
   }
 }

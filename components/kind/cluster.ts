@@ -102,6 +102,8 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
     this.caData = pulumi.unsecret(cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).caData ?? ""));
     this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: this.name }, { parent: this });
     this.readyGate = [];
-    this.registerOutputs({ kubeconfig: this.kubeconfig, peerKubeconfig: this.peerKubeconfig, endpoint: this.endpoint });
+    // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
+    // where diff and delete need them, and every copy is rewritten with each checkpoint.
+    this.registerOutputs({ endpoint: this.endpoint });
   }
 }

@@ -139,6 +139,21 @@ describe("lab: fleet stack (Karmada joins, federated IrisCluster, fleet Secret)"
     assert.ok(!state.includes(Buffer.from(LICENSE).toString("base64")));
   });
 
+  it("state: no component records a kubeconfig as its output, and no dynamic provider's code carries comments", async () => {
+    type Res = { urn: string; type: string; custom?: boolean; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+    const resources = (JSON.parse(await stack.exportState()) as { deployment: { resources: Res[] } }).deployment.resources;
+    const components = resources.filter((r) => !r.custom && r.type.startsWith("iko-plus:"));
+    assert.ok(components.length >= MEMBERS.length, "the cluster components are in state");
+    const withKubeconfig = components.filter((r) => Object.keys(r.outputs ?? {}).some((k) => /kubeconfig/i.test(k))).map((r) => r.urn);
+    assert.deepStrictEqual(withKubeconfig, [], "components whose recorded outputs repeat a kubeconfig");
+    const dynamic = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
+    assert.ok(dynamic.length >= MEMBERS.length, "each member's destroy-time wait is a dynamic resource");
+    for (const r of dynamic) {
+      const code = String(r.inputs?.__provider ?? "");
+      assert.ok(code.length > 0 && !/^\s*\/\/ /m.test(code) && !code.includes("/**"), `${r.urn}: provider code without comments (${code.length} bytes)`);
+    }
+  });
+
   it("pulumi destroy leaves nothing on Karmada or any member", async () => {
     await stack.destroy();
     for (const m of MEMBERS) {

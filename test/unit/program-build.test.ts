@@ -26,7 +26,7 @@ function tinyProject(): string {
     fs.writeFileSync(path.join(root, rel), text);
   };
   write("tsconfig.json", JSON.stringify({ compilerOptions: { strict: true, target: "ES2020", module: "commonjs", skipLibCheck: true, types: [] } }));
-  write("components/greet/greet.ts", "export function greet(who: string): string { return `hello ${who}`; }\n");
+  write("components/greet/greet.ts", "/** Greets. */\nexport function greet(who: string): string {\n  // a comment a dynamic provider would carry into state\n  return `hello ${who}`;\n}\n");
   write("components/greet/types.d.ts", "export type Unused = string;\n");
   write("stacks/answer.ts", "import { greet } from \"../components/greet/greet\";\nexport const answer: string = greet(\"fleet\");\n");
   write("index.ts", "export { answer } from \"./stacks/answer\";\n");
@@ -66,6 +66,8 @@ describe("program build (main.js)", () => {
       assert.strictEqual(logs.length, 1);
       assert.match(logs[0], new RegExp(`compiled the program \\(${mode}\\) in \\d+ ms`));
       assert.ok(!fs.existsSync(path.join(first, "index.js.map")), "no source maps");
+      const emitted = fs.readFileSync(path.join(first, "components", "greet", "greet.js"), "utf8");
+      assert.ok(emitted.includes("hello ${who}") && !/a comment|Greets/.test(emitted), `comments are not emitted (they would be serialized with dynamic providers):\n${emitted}`);
 
       assert.strictEqual(build.ensureProgramBuild(root, { mode, log: (m) => logs.push(m) }), first);
       assert.strictEqual(logs.length, 1, "a cached build compiles nothing");
