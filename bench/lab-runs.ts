@@ -94,9 +94,12 @@ export interface StackSamples {
   stateBytes: number;
 }
 
-/** `pulumi up` of a fleet stack doing the recipe's work, until the IrisCluster is on every member; then a no-change preview. */
-export async function stackRun(members: string[]): Promise<StackSamples> {
-  const cli = new PulumiCli();
+/**
+ * `pulumi up` of a fleet stack doing the recipe's work, until the IrisCluster is on every member;
+ * then a no-change preview. `cliDir`: a folder with another `pulumi` CLI to run (default the lab's).
+ */
+export async function stackRun(members: string[], cliDir?: string): Promise<StackSamples> {
+  const cli = new PulumiCli(undefined, cliDir);
   const name = "labtest-bench";
   const stack = new LabStack(cli, name, "Pulumi.lab-fleet.yaml", {
     "iko-plus:clusters": members.map((m) => ({ name: m, kubeconfigPath: path.join(BENCH_LAB_DIR, m, "kubeconfig"), iko: false, join: { provider: "kind" } })),

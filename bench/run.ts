@@ -10,6 +10,8 @@
  *   IKO_BENCH_SCALE  member counts for the scaling figure (default 2,8: the ratio is largest/smallest)
  *   IKO_BENCH_ONLY   "kind": only the first article on real kind (needs the kind tier);
  *                    "lab": leave the kind figure out
+ *   IKO_BENCH_CLI    a folder holding another `pulumi` CLI (e.g. a newer one): the scaling runs
+ *                    are then made with both CLIs, interleaved, and the CLIs compared
  */
 import * as child from "child_process";
 import * as os from "os";
@@ -70,10 +72,14 @@ async function main(): Promise<void> {
     results.push(["fleet_up_vs_recipe", fmt(medianRatio(stackUp, recipe))], ["fleet_up_vs_recipe_cpu", fmt(medianRatio(stackUp, recipe, "cpu"))]);
     results.push(["noop_preview_vs_up", fmt(medianRatio(noop, stackUp))]);
 
-    // 2. Scaling: one FederatedIrisCluster on every member; the member counts interleaved.
+    // 2. Scaling: one FederatedIrisCluster on every member; the member counts (and the CLIs, with
+    // IKO_BENCH_CLI) interleaved.
     const ups = new Map<number, Sample[]>(SCALE.map((n) => [n, []]));
     const noops = new Map<number, Sample[]>(SCALE.map((n) => [n, []]));
     const bytes = new Map<number, number[]>(SCALE.map((n) => [n, []]));
+    const otherCli = process.env.IKO_BENCH_CLI;
+    const otherUps = new Map<number, Sample[]>(SCALE.map((n) => [n, []]));
+    const otherNoops = new Map<number, Sample[]>(SCALE.map((n) => [n, []]));
     for (let i = 0; i < RUNS; i++) {
       for (const n of SCALE) {
         log(`scaling: ${n} members, run ${i + 1}/${RUNS}`);
@@ -81,7 +87,25 @@ async function main(): Promise<void> {
         ups.get(n)?.push(s.up);
         noops.get(n)?.push(s.noopPreview);
         bytes.get(n)?.push(s.stateBytes);
+        if (otherCli) {
+          log(`scaling: ${n} members, run ${i + 1}/${RUNS}, the CLI in ${otherCli}`);
+          const o = await onFreshLab(memberNames(n), () => stackRun(memberNames(n), otherCli));
+          otherUps.get(n)?.push(o.up);
+          otherNoops.get(n)?.push(o.noopPreview);
+        }
       }
+    }
+    if (otherCli) {
+      const version = child.execFileSync(path.join(otherCli, "pulumi"), ["version"], { encoding: "utf8" }).trim();
+      for (const n of SCALE) {
+        row(`\`pulumi up\`, ${n} members, CLI ${version}`, otherUps.get(n) as Sample[]);
+        row(`no-change \`pulumi preview\`, ${n} members, CLI ${version}`, otherNoops.get(n) as Sample[]);
+        results.push([`cli_other_vs_lab_up_${n}`, fmt(medianRatio(otherUps.get(n) as Sample[], ups.get(n) as Sample[]))]);
+        results.push([`cli_other_vs_lab_noop_preview_${n}`, fmt(medianRatio(otherNoops.get(n) as Sample[], noops.get(n) as Sample[]))]);
+      }
+      const lo = Math.min(...SCALE);
+      const hi = Math.max(...SCALE);
+      results.push([`cli_other_up_${hi}_vs_${lo}`, fmt(medianRatio(otherUps.get(hi) as Sample[], otherUps.get(lo) as Sample[]))]);
     }
     for (const n of SCALE) {
       row(`\`pulumi up\`, ${n} members`, ups.get(n) as Sample[]);

@@ -31,13 +31,18 @@ export class PulumiCli {
   readonly backendDir: string;
   readonly env: NodeJS.ProcessEnv;
 
-  constructor(readonly passphrase = "lab-test-passphrase") {
+  /**
+   * @param passphrase the stack's secrets passphrase
+   * @param cliDir a folder whose `pulumi` runs instead of the lab's (the plugins stay the lab's),
+   *   e.g. a newer CLI measured side by side in bench/
+   */
+  constructor(readonly passphrase = "lab-test-passphrase", cliDir?: string) {
     this.backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-backend-"));
     const home = path.join(this.backendDir, ".pulumi-home");
     fs.mkdirSync(home);
     this.env = {
       ...process.env,
-      PATH: [labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
+      PATH: [...(cliDir ? [cliDir] : []), labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
       PULUMI_HOME: home,
       PULUMI_BACKEND_URL: `file://${this.backendDir}`,
       PULUMI_CONFIG_PASSPHRASE: passphrase,
