@@ -22,6 +22,7 @@ import { binDirFromEnv } from "../lab/src/config";
 import { LabSecretKey, labNeeds, labSecretKeys, parsePreviewArgs, rewriteLabPaths } from "./lab-config";
 import { renderMarkdown } from "./markdown";
 import { StackSummary, parsePreviewJson, summarizeStack } from "./summary";
+import { fileBackendUrl } from "./backend";
 
 /** This checkout (the tool's own lab scripts and shims live here). */
 const TOOL = path.resolve(__dirname, "..");
@@ -75,7 +76,7 @@ function pulumiEnv(tmp: string, passphrase: string): NodeJS.ProcessEnv {
     ...process.env,
     PATH: [binDirFromEnv(), path.join(TOOL, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: home,
-    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_BACKEND_URL: fileBackendUrl(backend),
     PULUMI_CONFIG_PASSPHRASE: passphrase,
     PULUMI_CONFIG_PASSPHRASE_FILE: "",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",

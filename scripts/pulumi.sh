@@ -2,7 +2,7 @@
 # The main job: `pulumi <up|preview|destroy|refresh>` of one stack with a local file:// backend
 # and passphrase secrets (no Pulumi account). Usage: npm run up [-- <pulumi flags>]
 #   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml; lab-* stacks use the lab)
-#   PULUMI_BACKEND_URL        backend (default: file://<project>/.state)
+#   PULUMI_BACKEND_URL        backend (default: file://<project>/.state?metadata=skip)
 #   PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE: encrypts the stack's secrets
 #   PULUMI_PARALLEL           resource operations at once (default 64; Pulumi's own default is
 #                             4 x CPUs, which on small machines makes independent members queue
@@ -31,7 +31,13 @@ if [ -z "${PULUMI_CONFIG_PASSPHRASE+x}" ] && [ -z "${PULUMI_CONFIG_PASSPHRASE_FI
 fi
 if [ -z "${PULUMI_BACKEND_URL:-}" ]; then
   mkdir -p .state
-  export PULUMI_BACKEND_URL="file://$PWD/.state"
+  # metadata=skip: no `.attrs` sidecar beside each checkpoint (see preview/backend.ts: a kill while
+  # the backend rewrote one left it empty, and every later command failed "failed to load
+  # checkpoint: EOF"). A sidecar left empty that way by an older run is removed here.
+  export PULUMI_BACKEND_URL="file://$PWD/.state?metadata=skip"
+  if [ -d .state/.pulumi/stacks ]; then
+    find .state/.pulumi/stacks -name '*.attrs' -size 0 -print -delete | sed 's/^/pulumi.sh: removed an empty checkpoint sidecar (left by a killed run): /' >&2
+  fi
 fi
 export PULUMI_PARALLEL=${PULUMI_PARALLEL:-64}
 if [ "$cmd" = destroy ]; then export PULUMI_CONTINUE_ON_ERROR=${PULUMI_CONTINUE_ON_ERROR:-true}; fi

@@ -6,6 +6,7 @@ import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { fileBackendUrl } from "../../preview/backend";
 import { recordRun } from "./transcript";
 
 export const REPO = path.resolve(__dirname, "../..");
@@ -44,7 +45,7 @@ export class PulumiCli {
       ...process.env,
       PATH: [...(cliDir ? [cliDir] : []), labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
       PULUMI_HOME: home,
-      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_BACKEND_URL: fileBackendUrl(this.backendDir),
       PULUMI_CONFIG_PASSPHRASE: passphrase,
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_UPDATE_CHECK: "true",
