@@ -46,7 +46,8 @@ async function evalRun(members: number, iris: number): Promise<{ ms: number; sam
 async function main(): Promise<void> {
   const rows: string[][] = [];
   const results: [string, string][] = [];
-  const row = (what: string, samples: Sample[]) => rows.push([what, ...sampleColumns(samples)]);
+  // Each row is also logged when measured, so a run cut short still shows what it measured.
+  const row = (what: string, samples: Sample[]) => { rows.push([what, ...sampleColumns(samples)]); log(`| ${rows[rows.length - 1].join(" | ")} |`); };
 
   // The program is compiled once per set of sources (main.js); compile it before timing runs, as
   // any run after the first finds it compiled, and show what the first run pays.
