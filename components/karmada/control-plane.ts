@@ -7,7 +7,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions, readKubeconfigFile } from "../cluster";
 import { parseKubeconfig, rewriteServer } from "../kubeconfig";
-import { KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_NAMESPACE, KARMADA_RELEASE, endpointHost, karmadaValues } from "./values";
+import { KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_NAMESPACE, KARMADA_RELEASE, KarmadaImages, endpointHost, karmadaValues } from "./values";
 
 /** What other components need of a Karmada API. */
 export interface KarmadaHandle {
@@ -31,12 +31,17 @@ export interface KarmadaHelmArgs {
   endpoint: string;
   /** NodePort of the karmada-apiserver Service. @default 32443 */
   nodePort?: number;
-  /** A local chart directory or .tgz. @default chart `karmada` v1.15.0 from Karmada's repository */
+  /** A local chart directory or .tgz. @default chart `karmada` v1.16.0 from Karmada's repository */
   chartPath?: string;
-  /** Chart version from the repository. @default v1.15.0 */
+  /** Chart version from the repository. @default v1.16.0 */
   chartVersion?: string;
   /** kubectl image for the chart's jobs. @default docker.io/bitnamilegacy/kubectl:1.33.4 */
   kubectlImage?: string;
+  /**
+   * The chart's images by key (apiServer, kubeControllerManager, etcd, cfssl, kubectl,
+   * aggregatedApiServer, controllerManager, scheduler, webhook), each pinned. @default KARMADA_DEFAULT_IMAGES
+   */
+  images?: KarmadaImages;
   /** Seconds Helm waits for Karmada. @default 900 */
   timeoutSeconds?: number;
 }
@@ -63,7 +68,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     }
     if (args.helm) {
       const h = args.helm;
-      const values = karmadaValues({ nodePort: h.nodePort ?? 32443, extraCertHosts: [endpointHost(h.endpoint)], kubectlImage: h.kubectlImage });
+      const values = karmadaValues({ nodePort: h.nodePort ?? 32443, extraCertHosts: [endpointHost(h.endpoint)], kubectlImage: h.kubectlImage, images: h.images });
       const chart = h.chartPath !== undefined
         ? { chart: h.chartPath }
         : { chart: "karmada", version: h.chartVersion ?? KARMADA_CHART_VERSION, repositoryOpts: { repo: KARMADA_CHART_REPO } };
