@@ -10,7 +10,15 @@ export const KARMADA_CHART_VERSION = "v1.16.0";
 export const KARMADA_CHART_REPO = "https://raw.githubusercontent.com/karmada-io/karmada/master/charts";
 /** Release name and namespace: pinned, because auto-naming would rename every object. */
 export const KARMADA_RELEASE = "karmada";
-export const KARMADA_NAMESPACE = "karmada-system";
+/**
+ * The release's namespace on the host: not `karmada-system`. The chart's post-delete hook job
+ * runs `kubectl delete -f` of the static resources meant for the Karmada API against the host
+ * cluster, and those include the Namespaces `karmada-system` (`systemNamespace`) and
+ * `karmada-cluster`: with the release in `karmada-system` it deletes its own namespace, Helm's
+ * release record with it, and `helm uninstall` (so `pulumi destroy`) fails with "Failed to purge
+ * the release: release: not found" (seen on kind with chart v1.16.0).
+ */
+export const KARMADA_NAMESPACE = "karmada-host";
 /**
  * The chart's kubectl image. v1.16.0 defaults to `bitnamisecure/kubectl:latest` (unpinned; 1.15.0's
  * `bitnami/kubectl` is no longer published); this pins a versioned copy.
