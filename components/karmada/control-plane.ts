@@ -3,10 +3,12 @@
  * kubeconfig (an existing Karmada, such as the lab's). Either way it is exposed as a secret
  * kubeconfig and a provider for the Karmada API.
  */
+import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions, readKubeconfigFile } from "../cluster";
-import { parseKubeconfig, rewriteServer } from "../kubeconfig";
+import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeconfig";
+import { DEFAULT_API_READY_TIMEOUT_SECONDS, KARMADA_API_GROUPS, KarmadaApiReady } from "./api-ready";
 import { KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_NAMESPACE, KARMADA_RELEASE, KarmadaImages, endpointHost, karmadaValues } from "./values";
 
 /** What other components need of a Karmada API. */
@@ -44,6 +46,11 @@ export interface KarmadaHelmArgs {
   images?: KarmadaImages;
   /** Seconds Helm waits for Karmada. @default 900 */
   timeoutSeconds?: number;
+  /**
+   * Seconds to wait, after the release, until the Karmada API serves its groups (the chart applies
+   * them in a Job Helm does not wait for). @default 300
+   */
+  apiReadyTimeoutSeconds?: number;
 }
 
 export interface KarmadaControlPlaneArgs {
@@ -60,6 +67,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
   declare public readonly readyGate: pulumi.Resource[];
   /** Helm mode: the release. */
   declare public readonly release: k8s.helm.v3.Release | undefined;
+  /** Helm mode: the wait until the Karmada API serves its groups (after the release). */
+  declare public readonly apiReady: KarmadaApiReady | undefined;
 
   constructor(name: string, args: KarmadaControlPlaneArgs, opts?: pulumi.ComponentResourceOptions) {
     super("iko-plus:karmada:KarmadaControlPlane", name, {}, opts);
@@ -86,6 +95,11 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       this.kubeconfig = pulumi.secret(generated.data.apply((d) =>
         rewriteServer(Buffer.from(d?.["kubeconfig"] ?? "", "base64").toString("utf8"), h.endpoint, "karmada-kubeconfig")));
       this.endpoint = pulumi.output(h.endpoint);
+      this.apiReady = new KarmadaApiReady(`${name}-api-ready`, {
+        karmada: this.kubeconfig.apply((t) => kubeconfigCredentials(t, "the Karmada kubeconfig", (f) => fs.readFileSync(f, "utf8"))),
+        groups: KARMADA_API_GROUPS,
+        timeoutSeconds: h.apiReadyTimeoutSeconds ?? DEFAULT_API_READY_TIMEOUT_SECONDS,
+      }, { parent: this, dependsOn: [this.release] });
     } else {
       const e = args.existing as { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
       if ((e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
@@ -97,9 +111,10 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       this.kubeconfig = pulumi.secret(text);
       this.endpoint = pulumi.unsecret(text.apply((t) => parseKubeconfig(t, `Karmada "${name}" kubeconfig`).server));
       this.release = undefined;
+      this.apiReady = undefined;
     }
     this.provider = new k8s.Provider(`${name}-karmada-api`, { kubeconfig: this.kubeconfig, clusterIdentifier: `${name}-karmada-api` }, { parent: this });
-    this.readyGate = this.release ? [this.release] : [];
+    this.readyGate = this.release && this.apiReady ? [this.release, this.apiReady] : [];
     this.registerOutputs({ kubeconfig: this.kubeconfig, endpoint: this.endpoint });
   }
 }
