@@ -13,8 +13,10 @@ LAB_KARMADA_MODDIR=$TIER_DIR/../lab/tools/karmada
 LAB_CACHE=${IKO_LAB_CACHE:-$HOME/.cache/iko-plus-lab}
 KARMADA_LABEL=io.iko-plus.source-hash
 CFSSL_VERSION=v1.6.5
-# Shell, coreutils, sed and openssl: what the chart's job scripts call besides cfssl and kubectl.
-KARMADA_JOB_PACKAGES=(bash coreutils sed openssl)
+# Shells (the scripts are `/bin/sh -c "bash <<EOF ..."`), coreutils, sed, grep, curl (the
+# apiserver waits for etcd with it) and openssl: what the
+# chart's job scripts call besides cfssl and kubectl.
+KARMADA_JOB_PACKAGES=(bash dash coreutils sed grep curl openssl)
 
 # Helper binaries, built here into $CACHE/bin/karmada-images-<version>/: name | package | version module.
 KARMADA_TOOLS=(
