@@ -55,6 +55,18 @@ export const KARMADA_DEFAULT_CERT_HOSTS = [
   "localhost",
   "127.0.0.1",
 ];
+/**
+ * Added to the chart's hosts: the Services of `systemNamespace` (karmada-system). Inside the
+ * Karmada API, the APIService `v1alpha1.cluster.karmada.io` and the webhook configurations name
+ * `karmada-aggregated-apiserver` and `karmada-webhook` in karmada-system (ExternalName Services
+ * to the release namespace), so the Karmada apiserver checks their certificate for
+ * `*.karmada-system.svc`; the chart's list only holds the release namespace, which equals it only
+ * when the release is in karmada-system (KARMADA_NAMESPACE says why it is not).
+ */
+export const KARMADA_SYSTEM_NAMESPACE_CERT_HOSTS = [
+  "*.{{ .Values.systemNamespace }}.svc.{{ .Values.clusterDomain }}",
+  "*.{{ .Values.systemNamespace }}.svc",
+];
 
 export interface KarmadaValuesArgs {
   /** NodePort of the karmada-apiserver Service (30000-32767). */
@@ -75,7 +87,7 @@ export function chartImage(ref: string): { registry: string; repository: string;
 }
 
 export function karmadaValues(a: KarmadaValuesArgs): Record<string, unknown> {
-  const hosts = [...KARMADA_DEFAULT_CERT_HOSTS];
+  const hosts = [...KARMADA_DEFAULT_CERT_HOSTS, ...KARMADA_SYSTEM_NAMESPACE_CERT_HOSTS];
   for (const h of a.extraCertHosts) if (!hosts.includes(h)) hosts.push(h);
   const images: Record<KarmadaImageKey, string> = { ...KARMADA_DEFAULT_IMAGES, ...(a.kubectlImage ? { kubectl: a.kubectlImage } : {}), ...a.images };
   const image = (k: KarmadaImageKey) => ({ image: chartImage(images[k]) });

@@ -6,7 +6,7 @@ import {
 
 describe("karmada chart values (v1.16.0)", () => {
   const hosts = ["kubernetes.default.svc", "*.etcd.{{ .Release.Namespace }}.svc.{{ .Values.clusterDomain }}", "*.{{ .Release.Namespace }}.svc.{{ .Values.clusterDomain }}",
-    "*.{{ .Release.Namespace }}.svc", "localhost", "127.0.0.1"];
+    "*.{{ .Release.Namespace }}.svc", "localhost", "127.0.0.1", "*.{{ .Values.systemNamespace }}.svc.{{ .Values.clusterDomain }}", "*.{{ .Values.systemNamespace }}.svc"];
   const img = (registry: string, repository: string, tag: string) => ({ image: { registry, repository, tag } });
 
   it("pins every image the chart runs, sets the NodePort, the SANs and our controller flags", () => {
