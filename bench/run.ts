@@ -5,7 +5,8 @@
  *
  *   IKO_BENCH_RUNS   runs per side (default 3)
  *   IKO_BENCH_SCALE  member counts for the scaling figure (default 2,4,8)
- *   IKO_BENCH_ONLY   "kind": only the first article on real kind (needs the kind tier)
+ *   IKO_BENCH_ONLY   "kind": only the figures on real kind (both articles; needs the kind tier),
+ *                    "kamino": only the second article on real kind
  */
 import * as child from "child_process";
 import * as os from "os";
@@ -13,6 +14,7 @@ import * as path from "path";
 import { REPO } from "../test/lab/pulumi-cli";
 import * as fs from "fs";
 import { kindCache } from "../test/kind/tier";
+import { kindKaminoBench } from "./kind-kamino";
 import { kindWfhBench } from "./kind-wfh";
 import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
 
@@ -48,7 +50,8 @@ async function main(): Promise<void> {
   rows.push(["compile the program (transpile-only, once per change of sources)", `${fmt(Number(process.hrtime.bigint() - tCompile) / 1e9)} s`, path.relative(REPO, built)]);
 
   // IKO_BENCH_ONLY=kind runs only the kind figures.
-  if (process.env.IKO_BENCH_ONLY !== "kind") {
+  const only = process.env.IKO_BENCH_ONLY;
+  if (only !== "kind" && only !== "kamino") {
     // 1. Recipe vs stack, alternating sides, each on a fresh lab with one member.
     const recipe: number[] = [];
     const stackUp: number[] = [];
@@ -105,13 +108,24 @@ async function main(): Promise<void> {
   }
 
   // 4. The first article on real kind clusters (needs the kind tier: engine, images, mirror).
-  if (fs.existsSync(path.join(kindCache(), "kind-tier.env")) && child.spawnSync("docker", ["info"]).status === 0) {
+  const kindTier = fs.existsSync(path.join(kindCache(), "kind-tier.env")) && child.spawnSync("docker", ["info"]).status === 0;
+  if (kindTier && only !== "kamino") {
     const kind = await kindWfhBench(RUNS, log);
     rows.push(["recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster)", `${fmt(median(kind.recipe))} s`, kind.recipe.map((x) => fmt(x)).join(", ")]);
     rows.push(["`pulumi up` of the wfh stack on real kind, until the IrisCluster is reconciled", `${fmt(median(kind.up))} s`, kind.up.map((x) => fmt(x)).join(", ")]);
     results.push(["kind_wfh_up_vs_recipe", fmt(median(kind.up) / median(kind.recipe))]);
-  } else {
+  } else if (only !== "kamino") {
     log("kind wfh left out: no kind tier (bash kind-tier/engine.sh up, kind-tier/build.sh, kind-tier/registry.sh up)");
+  }
+
+  // 5. The second article on real kind: the real Karmada chart (needs kind-tier/karmada-images.sh build + push).
+  if (kindTier && fs.existsSync(path.join(kindCache(), "karmada-images.env"))) {
+    const k = await kindKaminoBench(RUNS, log);
+    rows.push(["Kamino recipe on real kind (2 × kind create, IKO × 2, helm install karmada, kubeconfig edit, CRD, karmadactl join, IrisCluster + policy)", `${fmt(median(k.recipe))} s`, k.recipe.map((x) => fmt(x)).join(", ")]);
+    rows.push(["`pulumi up` of the fleet stack (Helm mode) on real kind, until the IrisCluster is reconciled on the member", `${fmt(median(k.up))} s`, k.up.map((x) => fmt(x)).join(", ")]);
+    results.push(["kind_kamino_up_vs_recipe", fmt(median(k.up) / median(k.recipe))]);
+  } else {
+    log("kind kamino left out: no kind tier or no Karmada images (bash kind-tier/karmada-images.sh build && bash kind-tier/karmada-images.sh push)");
   }
 
   console.log(`Benchmarks on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${RUNS} runs per figure (medians):\n`);
