@@ -8,8 +8,8 @@
  *
  *   IKO_BENCH_RUNS   runs per side (default 5)
  *   IKO_BENCH_SCALE  member counts for the scaling figure (default 2,8: the ratio is largest/smallest)
- *   IKO_BENCH_ONLY   "kind": only the first article on real kind (needs the kind tier);
- *                    "lab": leave the kind figure out
+ *   IKO_BENCH_ONLY   "kind": only the figures on real kind (both articles; needs the kind tier),
+ *                    "kamino": only the second article on real kind, "lab": leave the kind figures out
  *   IKO_BENCH_CLI    a folder holding another `pulumi` CLI (e.g. a newer one): the scaling runs
  *                    are then made with both CLIs, interleaved, and the CLIs compared
  */
@@ -19,6 +19,7 @@ import * as path from "path";
 import { REPO } from "../test/lab/pulumi-cli";
 import * as fs from "fs";
 import { kindCache } from "../test/kind/tier";
+import { kindKaminoBench } from "./kind-kamino";
 import { kindWfhBench } from "./kind-wfh";
 import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
 import { Sample, formatSpread, measure, median, medianRatio, sampleColumns } from "./measure";
@@ -54,7 +55,8 @@ async function main(): Promise<void> {
   const compiled = await measure("(no lab)", async () => ensureProgramBuild(REPO, { mode: "transpile" }));
   row(`compile the program (transpile-only, once per change of sources: ${path.relative(REPO, compiled.value)})`, [compiled.sample]);
 
-  if (process.env.IKO_BENCH_ONLY !== "kind") {
+  const only = process.env.IKO_BENCH_ONLY;
+  if (only !== "kind" && only !== "kamino") {
     // 1. Recipe vs stack, alternating sides, each on a fresh lab with one member.
     const recipe: Sample[] = [];
     const stackUp: Sample[] = [];
@@ -136,13 +138,24 @@ async function main(): Promise<void> {
   }
 
   // 4. The first article on real kind clusters (needs the kind tier: engine, images, mirror).
-  if (process.env.IKO_BENCH_ONLY !== "lab" && fs.existsSync(path.join(kindCache(), "kind-tier.env")) && child.spawnSync("docker", ["info"]).status === 0) {
+  const kindTier = only !== "lab" && fs.existsSync(path.join(kindCache(), "kind-tier.env")) && child.spawnSync("docker", ["info"]).status === 0;
+  if (kindTier && only !== "kamino") {
     const kind = await kindWfhBench(RUNS, log);
     rows.push(["recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster), wall s", formatSpread(kind.recipe), "", "", "", ""]);
     rows.push(["`pulumi up` of the wfh stack on real kind, until the IrisCluster is reconciled, wall s", formatSpread(kind.up), "", "", "", ""]);
     results.push(["kind_wfh_up_vs_recipe", fmt(median(kind.up) / median(kind.recipe))]);
-  } else {
+  } else if (only !== "kamino") {
     log("kind wfh left out (IKO_BENCH_ONLY=lab, or no kind tier: bash kind-tier/engine.sh up, kind-tier/build.sh, kind-tier/registry.sh up)");
+  }
+
+  // 5. The second article on real kind: the real Karmada chart (needs kind-tier/karmada-images.sh build + push).
+  if (kindTier && fs.existsSync(path.join(kindCache(), "karmada-images.env"))) {
+    const k = await kindKaminoBench(RUNS, log);
+    rows.push(["Kamino recipe on real kind (2 × kind create, IKO × 2, helm install karmada, kubeconfig edit, CRD, karmadactl join, IrisCluster + policy), wall s", formatSpread(k.recipe), "", "", "", ""]);
+    rows.push(["`pulumi up` of the fleet stack (Helm mode) on real kind, until the IrisCluster is reconciled on the member, wall s", formatSpread(k.up), "", "", "", ""]);
+    results.push(["kind_kamino_up_vs_recipe", fmt(median(k.up) / median(k.recipe))]);
+  } else {
+    log("kind kamino left out (IKO_BENCH_ONLY=lab, or no kind tier or no Karmada images: bash kind-tier/karmada-images.sh build && bash kind-tier/karmada-images.sh push)");
   }
 
   const load = os.loadavg().map((x) => x.toFixed(2)).join(", ");

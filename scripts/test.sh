@@ -66,10 +66,10 @@ else
   else
     passed=$((passed + 1))
     trap 'bash kind-tier/registry.sh down >/dev/null 2>&1; bash kind-tier/engine.sh down >/dev/null 2>&1; rm -f "$totals"' EXIT
-    if check "kind build (the lab's Pulumi CLI and plugins, kind-tier/build.sh, the stand-in images)" \
-        bash -c 'bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh && bash kind-tier/standins.sh build' \
-      && check "kind mirror up, stand-in images pushed" \
-        bash -c 'bash kind-tier/registry.sh up && bash kind-tier/registry.sh push $(bash kind-tier/standins.sh images)'; then
+    if check "kind build (the lab's Pulumi CLI and plugins, kind-tier/build.sh, the stand-in images, Karmada's chart and images)" \
+        bash -c 'bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh && bash kind-tier/standins.sh build && bash kind-tier/karmada-images.sh build' \
+      && check "kind mirror up, stand-in and Karmada images pushed" \
+        bash -c 'bash kind-tier/registry.sh up && bash kind-tier/registry.sh push $(bash kind-tier/standins.sh images) && bash kind-tier/karmada-images.sh push'; then
       tier kind test:kind
     fi
     check "kind mirror down" bash kind-tier/registry.sh down

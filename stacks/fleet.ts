@@ -55,7 +55,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
 
   const k = cfg.karmada;
   const karmada = new KarmadaControlPlane("karmada", k.mode === "helm"
-    ? { helm: { host: handle(k.host as string), endpoint: k.endpoint as string, nodePort: k.nodePort, chartPath: k.chartPath, chartVersion: k.chartVersion, kubectlImage: k.kubectlImage } }
+    ? { helm: { host: handle(k.host as string), endpoint: k.endpoint as string, nodePort: k.nodePort, chartPath: k.chartPath, chartVersion: k.chartVersion, kubectlImage: k.kubectlImage, images: k.images } }
     : { existing: k.kubeconfigPath !== undefined ? { kubeconfigPath: k.kubeconfigPath } : { kubeconfig: env.secrets[k.kubeconfigSecret as string] } });
   const karmadaCrd = cfg.crdManifestPath ? [new CrdMirror("karmada-iriscluster-crd", { target: karmada, manifestPath: cfg.crdManifestPath })] : [];
   const interpreter = declareIrisInterpreter("karmada-iriscluster-interpreter", karmada);

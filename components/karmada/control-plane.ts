@@ -3,11 +3,13 @@
  * kubeconfig (an existing Karmada, such as the lab's). Either way it is exposed as a secret
  * kubeconfig and a provider for the Karmada API.
  */
+import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions, readKubeconfigFile } from "../cluster";
-import { parseKubeconfig, rewriteServer } from "../kubeconfig";
-import { KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_NAMESPACE, KARMADA_RELEASE, endpointHost, karmadaValues } from "./values";
+import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeconfig";
+import { DEFAULT_API_READY_TIMEOUT_SECONDS, KARMADA_API_GROUPS, KarmadaApiReady } from "./api-ready";
+import { KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_NAMESPACE, KARMADA_RELEASE, KarmadaImages, endpointHost, karmadaValues } from "./values";
 
 /** What other components need of a Karmada API. */
 export interface KarmadaHandle {
@@ -31,14 +33,24 @@ export interface KarmadaHelmArgs {
   endpoint: string;
   /** NodePort of the karmada-apiserver Service. @default 32443 */
   nodePort?: number;
-  /** A local chart directory or .tgz. @default chart `karmada` v1.15.0 from Karmada's repository */
+  /** A local chart directory or .tgz. @default chart `karmada` v1.16.0 from Karmada's repository */
   chartPath?: string;
-  /** Chart version from the repository. @default v1.15.0 */
+  /** Chart version from the repository. @default v1.16.0 */
   chartVersion?: string;
   /** kubectl image for the chart's jobs. @default docker.io/bitnamilegacy/kubectl:1.33.4 */
   kubectlImage?: string;
+  /**
+   * The chart's images by key (apiServer, kubeControllerManager, etcd, cfssl, kubectl,
+   * aggregatedApiServer, controllerManager, scheduler, webhook), each pinned. @default KARMADA_DEFAULT_IMAGES
+   */
+  images?: KarmadaImages;
   /** Seconds Helm waits for Karmada. @default 900 */
   timeoutSeconds?: number;
+  /**
+   * Seconds to wait, after the release, until the Karmada API serves its groups (the chart applies
+   * them in a Job Helm does not wait for). @default 300
+   */
+  apiReadyTimeoutSeconds?: number;
 }
 
 export interface KarmadaControlPlaneArgs {
@@ -55,6 +67,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
   declare public readonly readyGate: pulumi.Resource[];
   /** Helm mode: the release. */
   declare public readonly release: k8s.helm.v3.Release | undefined;
+  /** Helm mode: the wait until the Karmada API serves its groups (after the release). */
+  declare public readonly apiReady: KarmadaApiReady | undefined;
 
   constructor(name: string, args: KarmadaControlPlaneArgs, opts?: pulumi.ComponentResourceOptions) {
     super("iko-plus:karmada:KarmadaControlPlane", name, {}, opts);
@@ -63,7 +77,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     }
     if (args.helm) {
       const h = args.helm;
-      const values = karmadaValues({ nodePort: h.nodePort ?? 32443, extraCertHosts: [endpointHost(h.endpoint)], kubectlImage: h.kubectlImage });
+      const values = karmadaValues({ nodePort: h.nodePort ?? 32443, extraCertHosts: [endpointHost(h.endpoint)], kubectlImage: h.kubectlImage, images: h.images });
       const chart = h.chartPath !== undefined
         ? { chart: h.chartPath }
         : { chart: "karmada", version: h.chartVersion ?? KARMADA_CHART_VERSION, repositoryOpts: { repo: KARMADA_CHART_REPO } };
@@ -81,6 +95,11 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       this.kubeconfig = pulumi.secret(generated.data.apply((d) =>
         rewriteServer(Buffer.from(d?.["kubeconfig"] ?? "", "base64").toString("utf8"), h.endpoint, "karmada-kubeconfig")));
       this.endpoint = pulumi.output(h.endpoint);
+      this.apiReady = new KarmadaApiReady(`${name}-api-ready`, {
+        karmada: this.kubeconfig.apply((t) => kubeconfigCredentials(t, "the Karmada kubeconfig", (f) => fs.readFileSync(f, "utf8"))),
+        groups: KARMADA_API_GROUPS,
+        timeoutSeconds: h.apiReadyTimeoutSeconds ?? DEFAULT_API_READY_TIMEOUT_SECONDS,
+      }, { parent: this, dependsOn: [this.release] });
     } else {
       const e = args.existing as { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
       if ((e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
@@ -92,9 +111,10 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       this.kubeconfig = pulumi.secret(text);
       this.endpoint = pulumi.unsecret(text.apply((t) => parseKubeconfig(t, `Karmada "${name}" kubeconfig`).server));
       this.release = undefined;
+      this.apiReady = undefined;
     }
     this.provider = new k8s.Provider(`${name}-karmada-api`, { kubeconfig: this.kubeconfig, clusterIdentifier: `${name}-karmada-api` }, { parent: this });
-    this.readyGate = this.release ? [this.release] : [];
+    this.readyGate = this.release && this.apiReady ? [this.release, this.apiReady] : [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.
     this.registerOutputs({ endpoint: this.endpoint });

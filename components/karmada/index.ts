@@ -9,3 +9,4 @@ export * from "./federated";
 export * from "./failover";
 export * from "./works";
 export * from "./works-provider";
+export * from "./api-ready";

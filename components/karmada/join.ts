@@ -1,6 +1,7 @@
 /**
  * Pure manifests of a Push-mode join, with the exact names and fields `karmadactl join` uses
- * (karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names).
+ * (read at karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names; the lab and the
+ * kind tier join v1.16.0 with them).
  */
 
 /** Namespace of the join's objects, on the member and in the Karmada API. */

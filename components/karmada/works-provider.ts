@@ -36,10 +36,10 @@ export const DEFAULT_WORKS_READY_TIMEOUT_SECONDS = 1020;
 /** The outputs kept secret in state. */
 export const WORKS_SECRET_OUTPUTS = ["karmada"];
 
-interface GetResult { status?: number; body?: unknown; error?: string }
+export interface GetResult { status?: number; body?: unknown; error?: string }
 
 /** A GET of the Karmada API; never throws (an error is returned as text, without credentials). */
-function get(k: KubeconfigCredentials, apiPath: string): Promise<GetResult> {
+export function karmadaGet(k: KubeconfigCredentials, apiPath: string): Promise<GetResult> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const https: typeof import("https") = require("https");
   const url = new URL(apiPath, k.server);
@@ -69,7 +69,7 @@ function get(k: KubeconfigCredentials, apiPath: string): Promise<GetResult> {
 
 /** The member's Works, or the error; a missing Work API (404: Karmada gone or never installed) leaves nothing to wait for. */
 async function listWorks(k: KubeconfigCredentials, cluster: string): Promise<{ works?: WorkLike[]; error?: string }> {
-  const r = await get(k, `/apis/work.karmada.io/v1alpha1/namespaces/${workNamespace(cluster)}/works`);
+  const r = await karmadaGet(k, `/apis/work.karmada.io/v1alpha1/namespaces/${workNamespace(cluster)}/works`);
   if (r.status === 404) return { works: [] };
   if (r.status === 200) return { works: (r.body as { items?: WorkLike[] }).items ?? [] };
   return { error: r.error ?? `HTTP ${r.status} from ${k.server}` };
@@ -77,7 +77,7 @@ async function listWorks(k: KubeconfigCredentials, cluster: string): Promise<{ w
 
 /** The member's Cluster Ready condition ("absent" when there is no Cluster, "Unknown" when Karmada does not answer). */
 async function clusterReady(k: KubeconfigCredentials, cluster: string): Promise<string> {
-  const r = await get(k, `/apis/cluster.karmada.io/v1alpha1/clusters/${cluster}`);
+  const r = await karmadaGet(k, `/apis/cluster.karmada.io/v1alpha1/clusters/${cluster}`);
   if (r.status === 404) return "absent";
   if (r.status !== 200) return "Unknown";
   return clusterReadyStatus(r.body as Parameters<typeof clusterReadyStatus>[0]);

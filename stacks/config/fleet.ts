@@ -3,7 +3,7 @@
  * IrisClusters and fleet Secrets. Secret values (kubeconfigs, license keys, Secret data) live in
  * their own secret config keys, which the entries name.
  */
-import { cidrsOverlap, checkDns1123Label, checkImageRef } from "../../components/names";
+import { chartImageValues, cidrsOverlap, checkDns1123Label, checkImageRef } from "../../components/names";
 import { Problems } from "../problems";
 import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
@@ -12,7 +12,7 @@ import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, targetGiven } from "./placement";
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, isObject } from "./read";
-import { ClusterTarget, Failover, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaMemberArgs } from "../../components/karmada";
+import { ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaMemberArgs } from "../../components/karmada";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
@@ -32,6 +32,8 @@ export interface KarmadaConfig {
   chartPath?: string;
   chartVersion?: string;
   kubectlImage?: string;
+  /** The chart's images by key (`karmada.images.<key>`), each pinned. */
+  images?: KarmadaImages;
   kubeconfigPath?: string;
   kubeconfigSecret?: string;
 }
@@ -127,7 +129,7 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
 
 function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], raw: Raw, secretKeys: string[], referenced: Set<string>): KarmadaConfig {
   const k = r.object("karmada", rawK);
-  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "kubeconfigPath", "kubeconfigSecret"]);
+  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "images", "kubeconfigPath", "kubeconfigSecret"]);
   const mode = r.oneOf("karmada.mode", k.mode, ["helm", "existing"] as const, "helm");
   const cfg: KarmadaConfig = { mode, nodePort: r.integer("karmada.nodePort", k.nodePort, 32443, 30000, 32767, " (the NodePort range)") };
   if (mode === "helm") {
@@ -142,6 +144,22 @@ function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], r
     cfg.chartVersion = r.string("karmada.chartVersion", k.chartVersion);
     cfg.kubectlImage = r.string("karmada.kubectlImage", k.kubectlImage);
     if (cfg.kubectlImage !== undefined && checkImageRef(cfg.kubectlImage)) r.problems.add("karmada.kubectlImage", cfg.kubectlImage, checkImageRef(cfg.kubectlImage) as string);
+    if (k.images !== undefined) {
+      const imgs = r.object("karmada.images", k.images);
+      r.unknownKeys("karmada.images", imgs, [...KARMADA_IMAGE_KEYS]);
+      const images: KarmadaImages = {};
+      for (const key of KARMADA_IMAGE_KEYS) {
+        const ref = r.string(`karmada.images.${key}`, imgs[key]);
+        if (ref === undefined) continue;
+        const problem = checkImageRef(ref) ?? (chartImageValues(ref) ? undefined : "must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)");
+        if (problem) r.problems.add(`karmada.images.${key}`, ref, problem);
+        else images[key] = ref;
+      }
+      if (cfg.kubectlImage !== undefined && images.kubectl !== undefined) {
+        r.problems.add("karmada.kubectlImage", cfg.kubectlImage, "is set twice (also karmada.images.kubectl); keep one");
+      }
+      cfg.images = images;
+    }
   } else {
     cfg.kubeconfigPath = r.string("karmada.kubeconfigPath", k.kubeconfigPath);
     cfg.kubeconfigSecret = k.kubeconfigSecret === undefined ? undefined : readSecretRef(r, "karmada.kubeconfigSecret", k.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");

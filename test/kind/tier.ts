@@ -120,3 +120,54 @@ export function kindWfhConfig(homeName: string, workName: string, irisName: stri
     "iko-plus:registryMirror": { endpoint: mirrorEndpoint() },
   };
 }
+
+/** KEY=value lines of karmada-images.env (kind-tier/karmada-images.sh): the chart folder and image names. */
+export function karmadaTierEnv(): Record<string, string> {
+  const file = path.join(kindCache(), "karmada-images.env");
+  if (!fs.existsSync(file)) throw new Error(`no ${file}: run \`bash kind-tier/karmada-images.sh build\` first`);
+  const env: Record<string, string> = {};
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) env[m[1]] = m[2];
+  }
+  return env;
+}
+
+/**
+ * Config overrides of Pulumi.fleet.yaml for the fleet stack in Helm mode on the tier: host and
+ * member as one-node kind clusters of the tier's node image with kind's default CNI (no Cilium),
+ * the host's NodePort 32443 mapped to 127.0.0.1:32443, Karmada's chart from karmada-images.sh with
+ * its images (kube-apiserver and kube-controller-manager: the node image's preloaded ones), the
+ * stand-in IKO chart, CRD and operator on both, one federated IrisCluster of the IRIS stand-in
+ * with a license Secret, one fleet Secret, every image through the mirror.
+ */
+export function kindFleetConfig(hostName: string, memberName: string, kenv: Record<string, string> = karmadaTierEnv(), env: Record<string, string> = tierEnv()) {
+  const images = standinImages(env);
+  const cluster = (name: string) => ({ name, source: "kind", workers: 0, nodeImage: env.NODE_IMAGE, cilium: { enabled: false } });
+  return {
+    "iko-plus:clusters": [
+      { ...cluster(hostName), extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] },
+      { ...cluster(memberName), join: { provider: "kind", labels: { role: "clone" } } },
+    ],
+    "iko-plus:karmada": {
+      mode: "helm", host: hostName, endpoint: "https://127.0.0.1:32443", nodePort: 32443, chartPath: kenv.KARMADA_CHART_PATH,
+      images: {
+        apiServer: env.KUBE_APISERVER_IMAGE, kubeControllerManager: env.KUBE_CONTROLLER_MANAGER_IMAGE, etcd: kenv.KARMADA_IMAGE_ETCD,
+        cfssl: kenv.KARMADA_IMAGE_CFSSL, kubectl: kenv.KARMADA_IMAGE_KUBECTL, aggregatedApiServer: kenv.KARMADA_IMAGE_AGGREGATED_API_SERVER,
+        controllerManager: kenv.KARMADA_IMAGE_CONTROLLER_MANAGER, scheduler: kenv.KARMADA_IMAGE_SCHEDULER, webhook: kenv.KARMADA_IMAGE_WEBHOOK,
+      },
+    },
+    "iko-plus:iko": {
+      chartPath: "./test/fixtures/iko-chart/iris-operator",
+      crdManifestPath: "./test/fixtures/crds/irisclusters.intersystems.com.yaml",
+      image: images.iko,
+      values: { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } },
+    },
+    "iko-plus:federatedIrisClusters": [{
+      name: "federated-iris", image: images.iris, serviceType: "ClusterIP", policyName: "iriscluster-propagate", licenseKeyConfig: "irisLicenseKey",
+      placement: { clusterNames: [memberName] },
+    }],
+    "iko-plus:fleetSecrets": [{ name: "shhhh-secret", dataKey: "shhhhSecretData", clusterNames: [memberName] }],
+    "iko-plus:registryMirror": { endpoint: mirrorEndpoint() },
+  };
+}

@@ -39,6 +39,7 @@ describe("fleet config", () => {
     if (cfg.program !== "fleet") return;
     assert.deepStrictEqual(cfg.clusters.map((c) => [c.name, c.source, c.cilium.enabled, c.iko, !!c.join]), [["ikofett", "kind", true, true, false], ["ikoclone", "kind", true, true, true]]);
     assert.deepStrictEqual(cfg.karmada, { mode: "helm", nodePort: 32443, host: "ikofett", endpoint: "https://127.0.0.1:32443", chartPath: undefined, chartVersion: undefined, kubectlImage: undefined });
+    assert.ok(!("images" in cfg.karmada), "no karmada.images: the component's pinned defaults");
     assert.deepStrictEqual(cfg.federatedIrisClusters[0].placement, { clusterNames: ["ikoclone"], labels: undefined });
     assert.strictEqual(cfg.federatedIrisClusters[0].policyName, "iriscluster-propagate");
     assert.deepStrictEqual(cfg.fleetSecrets, [{ name: "shhhh-secret", namespace: "default", dataKey: "shhhhData", placement: { clusterNames: ["ikoclone"], labels: undefined } }]);
@@ -58,6 +59,14 @@ describe("fleet config", () => {
     assert.deepStrictEqual(cfg.federatedIrisClusters[0].placement.affinities?.[0], { name: "primary", clusterNames: undefined, labels: { zone: "" }, matchExpressions: exprs });
     assert.deepStrictEqual(cfg.federatedIrisClusters[0].overrides[0].target, { clusterNames: undefined, labels: undefined, matchExpressions: [exprs[0]] });
     assert.deepStrictEqual(cfg.fleetSecrets[0].placement, { clusterNames: undefined, labels: undefined, matchExpressions: [exprs[2]] });
+  });
+
+  it("takes karmada.images, each pinned, by key", () => {
+    const raw = base();
+    raw.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", images: { etcd: "docker.io/iko-plus/karmada-etcd:3.6.5-0", apiServer: "registry.k8s.io/kube-apiserver:v1.34.12" } };
+    const cfg = validateConfig(raw, SECRET_KEYS);
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    assert.deepStrictEqual(cfg.karmada.images, { apiServer: "registry.k8s.io/kube-apiserver:v1.34.12", etcd: "docker.io/iko-plus/karmada-etcd:3.6.5-0" });
   });
 
   it("flags a secret key that no entry names, without showing it", () => {
@@ -88,6 +97,14 @@ describe("fleet config", () => {
       'iko-plus:karmada.endpoint: "127.0.0.1" must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)'],
     ["a NodePort out of range", (c) => { c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", nodePort: 5443 }; },
       "iko-plus:karmada.nodePort: 5443 must be a whole number from 30000 to 32767 (the NodePort range)"],
+    ["a Karmada image on latest", (c) => { c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", images: { cfssl: "docker.io/cfssl/cfssl:latest" } }; },
+      'iko-plus:karmada.images.cfssl: "docker.io/cfssl/cfssl:latest" uses the tag "latest"; pin a version, e.g. ":2025.1"'],
+    ["a Karmada image without registry", (c) => { c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", images: { etcd: "etcd:3.6.5-0" } }; },
+      'iko-plus:karmada.images.etcd: "etcd:3.6.5-0" must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)'],
+    ["an unknown Karmada image key", (c) => { c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", images: { agnet: "docker.io/karmada/karmada-agent:v1.16.0" } }; },
+      "iko-plus:karmada.images.agnet: \"docker.io/karmada/karmada-agent:v1.16.0\" is not a known key; use one of: apiServer, kubeControllerManager, etcd, cfssl, kubectl, aggregatedApiServer, controllerManager, scheduler, webhook"],
+    ["the kubectl image set twice", (c) => { c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", kubectlImage: "docker.io/a/kubectl:1", images: { kubectl: "docker.io/b/kubectl:1" } }; },
+      'iko-plus:karmada.kubectlImage: "docker.io/a/kubectl:1" is set twice (also karmada.images.kubectl); keep one'],
     ["an existing Karmada without kubeconfig", (c) => { c.karmada = { mode: "existing" }; },
       "iko-plus:karmada.kubeconfigPath: (not set) or karmada.kubeconfigSecret is required (exactly one) for an existing Karmada"],
     ["a license key config that is not a secret", (c) => { (c.federatedIrisClusters as Record<string, unknown>[])[0].licenseKeyConfig = "plainKey"; c.plainKey = "KEY"; delete c.irisLicenseKey; },

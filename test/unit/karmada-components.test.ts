@@ -33,11 +33,12 @@ describe("Karmada components under mocks", () => {
     const kp = new KarmadaControlPlane("kp", { helm: { host, endpoint: "https://127.0.0.1:32443" } });
     await settle(kp, kp.provider, kp.release as pulumi.Resource);
     const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "kp-karmada");
-    assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version, rel.inputs.createNamespace], ["karmada", "karmada-system", "karmada", "v1.15.0", true]);
+    assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version, rel.inputs.createNamespace], ["karmada", "karmada-host", "karmada", "v1.16.0", true]);
     assert.deepStrictEqual(rel.inputs.repositoryOpts, { repo: "https://raw.githubusercontent.com/karmada-io/karmada/master/charts" });
     const values = rel.inputs.values as { apiServer: unknown; certs: { auto: { hosts: string[] } }; kubectl: { image: unknown }; controllerManager: unknown };
-    assert.deepStrictEqual(values.controllerManager, { extraCommandArgs: { controllers: "*,-unifiedAuth" } }, "no unified auth: members grant scoped access");
-    assert.deepStrictEqual(values.apiServer, { serviceType: "NodePort", nodePort: 32443 });
+    assert.deepStrictEqual((values.controllerManager as { extraCommandArgs: unknown }).extraCommandArgs, { controllers: "*,-unifiedAuth" }, "no unified auth: members grant scoped access");
+    const apiServer = values.apiServer as Record<string, unknown>;
+    assert.deepStrictEqual([apiServer.serviceType, apiServer.nodePort], ["NodePort", 32443]);
     assert.ok(values.certs.auto.hosts.includes("127.0.0.1") && values.certs.auto.hosts.includes("kubernetes.default.svc"));
     assert.deepStrictEqual(values.kubectl.image, { registry: "docker.io", repository: "bitnamilegacy/kubectl", tag: "1.33.4" });
     assert.strictEqual(rel.provider, await providerUrn(host.provider));
@@ -49,7 +50,12 @@ describe("Karmada components under mocks", () => {
     assert.strictEqual(YAML.parse(kc.value).clusters[0].cluster.server, "https://127.0.0.1:32443");
     const prov = one(since(n), "pulumi:providers:kubernetes", "kp-karmada-api");
     assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret);
-    assert.deepStrictEqual(kp.readyGate, [kp.release]);
+    assert.deepStrictEqual(kp.readyGate, [kp.release, kp.apiReady], "objects in Karmada wait for the release and for its API groups");
+    const ready = since(n).find((r) => r.name === "kp-api-ready");
+    assert.ok(ready, "a KarmadaApiReady wait");
+    assert.ok(ready.dependencies.some((d) => d.endsWith("::kp-karmada")), "after the release");
+    assert.ok(unwrapSecret(ready.inputs.karmada).secret, "its credentials are secret");
+    assert.deepStrictEqual(ready.inputs.groups, ["cluster.karmada.io/v1alpha1", "policy.karmada.io/v1alpha1", "work.karmada.io/v1alpha2", "config.karmada.io/v1alpha1"]);
   });
 
   it("KarmadaControlPlane existing: a provider from the given kubeconfig, nothing installed", async () => {

@@ -1,8 +1,37 @@
 import * as assert from "assert";
 import {
   IMPERSONATOR, KARMADA_CLUSTER_NAMESPACE, clusterAffinity, clusterObject, impersonatorSecretName, memberClusterRoleName, memberClusterRoleRules,
-  memberNamespace, memberServiceAccountName, overridePolicy, propagationPolicy, tokenSecret,
+  memberNamespace, memberServiceAccountName, overridePolicy, propagationPolicy, tokenSecret, karmadaValues,
 } from "../../components/karmada";
+
+describe("karmada chart values (v1.16.0)", () => {
+  const hosts = ["kubernetes.default.svc", "*.etcd.{{ .Release.Namespace }}.svc.{{ .Values.clusterDomain }}", "*.{{ .Release.Namespace }}.svc.{{ .Values.clusterDomain }}",
+    "*.{{ .Release.Namespace }}.svc", "localhost", "127.0.0.1", "*.{{ .Values.systemNamespace }}.svc.{{ .Values.clusterDomain }}", "*.{{ .Values.systemNamespace }}.svc"];
+  const img = (registry: string, repository: string, tag: string) => ({ image: { registry, repository, tag } });
+
+  it("pins every image the chart runs, sets the NodePort, the SANs and our controller flags", () => {
+    assert.deepStrictEqual(karmadaValues({ nodePort: 32443, extraCertHosts: ["127.0.0.1", "karmada.example.com"] }), {
+      karmadaImageVersion: "v1.16.0",
+      apiServer: { serviceType: "NodePort", nodePort: 32443, ...img("registry.k8s.io", "kube-apiserver", "v1.34.1") },
+      certs: { mode: "auto", auto: { hosts: [...hosts, "karmada.example.com"] } },
+      cfssl: img("docker.io", "cfssl/cfssl", "v1.6.5"),
+      kubectl: img("docker.io", "bitnamilegacy/kubectl", "1.33.4"),
+      etcd: { internal: img("registry.k8s.io", "etcd", "3.6.0-0") },
+      kubeControllerManager: img("registry.k8s.io", "kube-controller-manager", "v1.34.1"),
+      aggregatedApiServer: img("docker.io", "karmada/karmada-aggregated-apiserver", "v1.16.0"),
+      scheduler: img("docker.io", "karmada/karmada-scheduler", "v1.16.0"),
+      webhook: img("docker.io", "karmada/karmada-webhook", "v1.16.0"),
+      controllerManager: { extraCommandArgs: { controllers: "*,-unifiedAuth" }, ...img("docker.io", "karmada/karmada-controller-manager", "v1.16.0") },
+    });
+  });
+
+  it("takes images by key (images.kubectl over kubectlImage) and rejects one without registry", () => {
+    const v = karmadaValues({ nodePort: 30001, extraCertHosts: [], kubectlImage: "docker.io/x/kubectl:1", images: { kubectl: "docker.io/bitnamisecure/kubectl:1.34.12", etcd: "docker.io/iko-plus/karmada-etcd:3.6.5-0" } });
+    assert.deepStrictEqual([v.kubectl, v.etcd], [img("docker.io", "bitnamisecure/kubectl", "1.34.12"), { internal: img("docker.io", "iko-plus/karmada-etcd", "3.6.5-0") }]);
+    assert.deepStrictEqual(karmadaValues({ nodePort: 30001, extraCertHosts: [], kubectlImage: "docker.io/x/kubectl:1" }).kubectl, img("docker.io", "x/kubectl", "1"));
+    assert.throws(() => karmadaValues({ nodePort: 30001, extraCertHosts: [], images: { cfssl: "cfssl:1" } }), /image "cfssl:1" must be registry\/repository:tag/);
+  });
+});
 
 describe("karmada join manifests (karmadactl's names)", () => {
   it("names what karmadactl join names", () => {

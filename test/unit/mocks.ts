@@ -65,8 +65,8 @@ export function installMocks(): Registered[] {
         state.secretOutputNames = ref?.secretOutputNames ?? [];
       }
       if (args.type === "kubernetes:helm.sh/v3:Release") state.status = { status: "deployed", revision: 1 };
-      if (args.type === "kubernetes:core/v1:Secret" && args.id === "karmada-system/karmada-kubeconfig") {
-        state.data = { kubeconfig: Buffer.from(fakeKubeconfig("karmada-apiserver", "https://karmada-apiserver.karmada-system.svc.cluster.local:5443")).toString("base64") };
+      if (args.type === "kubernetes:core/v1:Secret" && args.id === "karmada-host/karmada-kubeconfig") {
+        state.data = { kubeconfig: Buffer.from(fakeKubeconfig("karmada-apiserver", "https://karmada-apiserver.karmada-host.svc.cluster.local:5443")).toString("base64") };
       }
       if (args.type === "kubernetes:core/v1:Namespace" && args.id === "kube-system") state.metadata = { name: "kube-system", uid: `uid-of-${args.name}` };
       if (args.type === "gcp:container/cluster:Cluster") {

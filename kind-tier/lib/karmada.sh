@@ -1,0 +1,190 @@
+# shellcheck shell=bash
+# Karmada's chart and its images for the kind tier (sourced by kind-tier/karmada-images.sh after
+# lib/images.sh; uses its CACHE, WORK_DIR, LOG_DIR, FORCE, die, record_time and the image helpers).
+#
+# The chart is charts/karmada of the Go module github.com/karmada-io/karmada at the version
+# lab/tools/karmada requires (v1.16.0). Its images are built from binaries, named as the chart's
+# values name them (docker.io/karmada/karmada-<component>:<version>, docker.io/cfssl/cfssl), and
+# pushed to the tier's mirror. kube-apiserver and kube-controller-manager are the node image's
+# preloaded registry.k8s.io images (KUBE_APISERVER_IMAGE, KUBE_CONTROLLER_MANAGER_IMAGE): the
+# chart's values point at those tags, nothing is built for them.
+
+LAB_KARMADA_MODDIR=$TIER_DIR/../lab/tools/karmada
+LAB_CACHE=${IKO_LAB_CACHE:-$HOME/.cache/iko-plus-lab}
+KARMADA_LABEL=io.iko-plus.source-hash
+CFSSL_VERSION=v1.6.5
+# Shells (the scripts are `/bin/sh -c "bash <<EOF ..."`), coreutils, sed, grep, curl (the
+# apiserver waits for etcd with it) and openssl: what the
+# chart's job scripts call besides cfssl and kubectl.
+KARMADA_JOB_PACKAGES=(bash dash coreutils sed grep curl openssl)
+
+# Helper binaries, built here into $CACHE/bin/karmada-images-<version>/: name | package | version module.
+KARMADA_TOOLS=(
+  "cfssl|github.com/cloudflare/cfssl/cmd/cfssl|github.com/cloudflare/cfssl"
+  "cfssljson|github.com/cloudflare/cfssl/cmd/cfssljson|github.com/cloudflare/cfssl"
+  "etcdctl|go.etcd.io/etcd/etcdctl/v3|go.etcd.io/etcd/etcdctl/v3"
+)
+KARMADA_TOOLS_DIR=$TIER_DIR/tools/karmada-images
+
+# tool_bin NAME: a helper's cached path; etcd and kubectl are kind-tier/build.sh's (same keys).
+tool_bin() {
+  local spec
+  case $1 in
+    etcd) echo "$CACHE/bin/etcd-$(mod_version "$TIER_DIR/tools/etcd/go.mod" go.etcd.io/etcd/server/v3)/etcd"; return ;;
+    kubectl) echo "$CACHE/bin/kubernetes-$K8S_VERSION/kubectl"; return ;;
+  esac
+  for spec in "${KARMADA_TOOLS[@]}"; do
+    [[ ${spec%%|*} == "$1" ]] && { echo "$CACHE/bin/karmada-images-$(mod_version "$KARMADA_TOOLS_DIR/go.mod" "${spec##*|}")/$1"; return; }
+  done
+  die "unknown helper binary $1"
+}
+
+build_tool() { # NAME: build a KARMADA_TOOLS binary unless cached
+  local spec pkg vmod out log start
+  for spec in "${KARMADA_TOOLS[@]}"; do [[ ${spec%%|*} == "$1" ]] && { pkg=$(target_field "$spec" 1); vmod=$(target_field "$spec" 2); }; done
+  out=$(tool_bin "$1"); log=$LOG_DIR/$1.log
+  if [[ -x $out && $FORCE != 1 ]]; then echo "cached: $1 $(mod_version "$KARMADA_TOOLS_DIR/go.mod" "$vmod")"; return 0; fi
+  mkdir -p "$(dirname "$out")" "$LOG_DIR"
+  printf 'building %s ... ' "$1"; start=$SECONDS
+  local flags=""
+  [[ $vmod == github.com/cloudflare/cfssl ]] && flags="-X github.com/cloudflare/cfssl/cli/version.version=$(mod_version "$KARMADA_TOOLS_DIR/go.mod" "$vmod" | sed 's/^v//')"
+  if ! (cd "$KARMADA_TOOLS_DIR" && nice -n 10 go build -trimpath -ldflags "-s -w $flags" -o "$out.tmp" "$pkg") >"$log" 2>&1; then
+    echo "FAILED (log: $log)"; tail -n 25 "$log" | sed 's/^/    /'; rm -f "$out.tmp"; return 1
+  fi
+  mv -f "$out.tmp" "$out"; echo "done in $((SECONDS - start))s"
+  record_time "$1" "$(mod_version "$KARMADA_TOOLS_DIR/go.mod" "$vmod")" "$((SECONDS - start))"
+}
+
+karmada_version() { mod_version "$LAB_KARMADA_MODDIR/go.mod" github.com/karmada-io/karmada; }
+karmada_module_dir() {
+  (cd "$LAB_KARMADA_MODDIR" && go mod download github.com/karmada-io/karmada && go list -m -f '{{.Dir}}' github.com/karmada-io/karmada)
+}
+karmada_bin() { # the lab's cached binary NAME (lab/build.sh builds it)
+  echo "$LAB_CACHE/bin/karmada-$(karmada_version)/$1"
+}
+# Karmada's own components: the chart's image value key | binary.
+KARMADA_COMPONENTS=(
+  "aggregatedApiServer|karmada-aggregated-apiserver"
+  "controllerManager|karmada-controller-manager"
+  "scheduler|karmada-scheduler"
+  "webhook|karmada-webhook"
+)
+
+# karmada_images: "key=image" lines, the chart's value key and the image name.
+karmada_images() {
+  local v spec
+  v=$(karmada_version)
+  for spec in "${KARMADA_COMPONENTS[@]}"; do echo "${spec%%|*}=docker.io/karmada/${spec#*|}:$v"; done
+  echo "cfssl=docker.io/cfssl/cfssl:$CFSSL_VERSION"
+  echo "kubectl=docker.io/bitnamisecure/kubectl:${K8S_VERSION#v}"
+  # etcd's liveness probe runs `/bin/sh -ec 'etcdctl get ...'`: the node image's preloaded etcd
+  # (the static server only) has neither, so etcd would be restarted every 13 minutes.
+  echo "etcd=docker.io/iko-plus/karmada-etcd:3.6.5-0"
+}
+
+# karmada_inputs_hash: the images' inputs (this file, the binaries' cache paths, the packages).
+karmada_inputs_hash() {
+  local spec
+  {
+    cat "$TIER_DIR/lib/karmada.sh"
+    for spec in "${KARMADA_COMPONENTS[@]}"; do karmada_bin "${spec#*|}"; done
+    for spec in cfssl cfssljson etcdctl etcd kubectl; do tool_bin "$spec"; done
+    echo "${KARMADA_JOB_PACKAGES[*]}"
+  } | sha256sum | cut -c1-16
+}
+
+# karmada_chart_dir: the chart folder the stack's karmada.chartPath points at.
+karmada_chart_dir() {
+  echo "$CACHE/charts/karmada-$(karmada_version)-$(cat "$TIER_DIR/lib/karmada.sh" "$TIER_DIR"/images/karmada-common/* | sha256sum | cut -c1-8)"
+}
+
+# build_karmada_chart: charts/karmada of the module, plus our stand-in of its one dependency
+# (Bitnami's `common` library chart, from a Helm repository this machine cannot reach; only the
+# two templates the chart includes, see images/karmada-common/README.md) in its charts/ folder.
+build_karmada_chart() {
+  local dir src old
+  dir=$(karmada_chart_dir)
+  if [[ -f $dir/Chart.yaml && $FORCE != 1 ]]; then echo "cached: karmada-chart $dir"; return 0; fi
+  src=$(karmada_module_dir)/charts/karmada
+  [[ -f $src/Chart.yaml ]] || die "no charts/karmada in the Karmada module ($src)"
+  rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/charts/common/templates"
+  cp -R "$src/." "$dir.tmp/" && chmod -R u+w "$dir.tmp"
+  install -m 0644 "$TIER_DIR/images/karmada-common/Chart.yaml" "$dir.tmp/charts/common/Chart.yaml"
+  install -m 0644 "$TIER_DIR/images/karmada-common/_images.tpl" "$dir.tmp/charts/common/templates/_images.tpl"
+  install -m 0644 "$TIER_DIR/images/karmada-common/README.md" "$dir.tmp/charts/common/README.md"
+  for old in "$CACHE"/charts/karmada-*; do [[ -d $old && $old != "$dir" && $old != "$dir.tmp" ]] && rm -rf "$old"; done
+  rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  echo "karmada-chart $dir"
+}
+
+# build_karmada_images: every image of karmada_images, skipped when one with the inputs' hash exists.
+build_karmada_images() {
+  local hash line key image have t root tarball start n missing=() spec bin
+  need_docker
+  for spec in "${KARMADA_COMPONENTS[@]}"; do [[ -x $(karmada_bin "${spec#*|}") ]] || missing+=("${spec#*|}"); done
+  ((${#missing[@]} == 0)) || die "missing lab binaries ${missing[*]} (bash lab/build.sh ${missing[*]})"
+  for n in cfssl cfssljson etcdctl; do build_tool "$n" || return 1; done
+  for n in etcd kubectl; do [[ -x $(tool_bin "$n") ]] || die "missing $(tool_bin "$n") (bash kind-tier/build.sh $n)"; done
+  hash=$(karmada_inputs_hash)
+  local -a todo=()
+  while IFS= read -r line; do
+    image=${line#*=}
+    have=$(docker image inspect --format "{{ index .Config.Labels \"$KARMADA_LABEL\" }}" "$image" 2>/dev/null || true)
+    if [[ $have == "$hash" && $FORCE != 1 ]]; then echo "cached: $image ($(image_size "$image"))"; else todo+=("$line"); fi
+  done < <(karmada_images)
+  ((${#todo[@]} == 0)) && return 0
+  start=$SECONDS
+  t=$WORK_DIR/karmada-img
+  local label="LABEL $KARMADA_LABEL=$hash" path_env='ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+  for line in "${todo[@]}"; do
+    key=${line%%=*}; image=${line#*=}
+    case $key in
+      cfssl | kubectl)
+        if [[ -z ${root-} ]]; then
+          tarball=$(rootfs_tar "${NODE_PACKAGES[@]}") || die "no rootfs (bash kind-tier/build.sh rootfs)"
+          root=$WORK_DIR/karmada-rootfs; rm -rf "$root"; mkdir -p "$root"
+          tar -C "$root" --numeric-owner -xf "$tarball"
+        fi
+        pkg_tree "$root" "$t" "${KARMADA_JOB_PACKAGES[@]}"
+        if [[ $key == cfssl ]]; then
+          install -m 0755 "$(tool_bin cfssl)" "$(tool_bin cfssljson)" "$t/usr/local/bin/"
+        else
+          install -m 0755 "$(tool_bin kubectl)" "$t/usr/local/bin/kubectl"
+        fi
+        import_tree "$t" "$image" --change "$path_env" --change "$label" --change 'CMD ["/bin/bash"]'
+        ;;
+      etcd)
+        need_debs /bin/busybox:busybox-static
+        small_tree "$t"; mkdir -p "$t/bin" "$t/var/lib/etcd"
+        install -m 0755 /bin/busybox "$t/bin/busybox"; ln -s busybox "$t/bin/sh"
+        install -m 0755 "$(tool_bin etcd)" "$(tool_bin etcdctl)" "$t/usr/local/bin/"
+        import_tree "$t" "$image" --change "$path_env" --change "$label" --change 'ENTRYPOINT ["/usr/local/bin/etcd"]'
+        ;;
+      *)
+        for spec in "${KARMADA_COMPONENTS[@]}"; do [[ ${spec%%|*} == "$key" ]] && bin=${spec#*|}; done
+        small_tree "$t"; mkdir -p "$t/bin"; install -m 0755 "$(karmada_bin "$bin")" "$t/bin/$bin"
+        import_tree "$t" "$image" --change "$path_env" --change "$label" --change "ENTRYPOINT [\"/bin/$bin\"]"
+        ;;
+    esac
+    echo "built $image ($(image_size "$image"))"
+  done
+  rm -rf "$t" "${root-}"
+  # Replaced builds (now untagged) go, so Docker's store holds one of each.
+  docker image prune -f --filter "label=$KARMADA_LABEL" >/dev/null
+  echo "karmada-images done in $((SECONDS - start))s"
+  record_time karmada-images "$hash" "$((SECONDS - start))"
+}
+
+# write_karmada_env: $CACHE/karmada-images.env, KEY=value lines for tests and users.
+write_karmada_env() {
+  local out=$CACHE/karmada-images.env n image
+  {
+    echo "# Written by kind-tier/karmada-images.sh. Source it or parse KEY=value lines."
+    echo "KARMADA_VERSION=$(karmada_version)"
+    echo "KARMADA_CHART_PATH=$(karmada_chart_dir)"
+    while IFS='=' read -r n image; do
+      n=$(sed -E 's/([a-z])([A-Z])/\1_\2/g' <<<"$n"); echo "KARMADA_IMAGE_${n^^}=$image"
+    done < <(karmada_images)
+  } >"$out.tmp"
+  mv -f "$out.tmp" "$out"
+}
