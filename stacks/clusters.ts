@@ -46,6 +46,7 @@ export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfi
     cluster: handle,
     clusterId: c.cilium.clusterId,
     chartPath: c.cilium.chartPath,
+    moduleImages: c.cilium.moduleImages,
     kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
   }).handle;
 }

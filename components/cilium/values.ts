@@ -26,6 +26,15 @@ export interface CiliumValuesArgs {
   k8sServiceHost?: string;
   /** API server port Cilium uses when it replaces kube-proxy. @default 6443 */
   k8sServicePort?: number;
+  /**
+   * Only the images built from Cilium's Go module exist (the agent, operator-generic and the
+   * clustermesh-apiserver, as `kind-tier/cilium-images.sh` builds them for an air-gapped
+   * mirror): Envoy (C++, not in the module) is off and so is the L7 proxy that needs it,
+   * Hubble relay and UI (not built) are off, and images are pulled by their pinned tags
+   * (`useDigest: false`: a mirror filled by tag holds other digests than quay.io).
+   * @default false: the chart's images from quay.io, Envoy and the L7 proxy on (chart defaults)
+   */
+  moduleImages?: boolean;
 }
 
 export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
@@ -41,6 +50,14 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
     values.kubeProxyReplacement = true;
     values.k8sServiceHost = args.k8sServiceHost ?? `${args.clusterName}-control-plane`;
     values.k8sServicePort = args.k8sServicePort ?? 6443;
+  }
+  if (args.moduleImages) {
+    values.image = { pullPolicy: "IfNotPresent", useDigest: false };
+    values.operator = { replicas: 1, image: { useDigest: false } };
+    values.clustermesh = { apiserver: { image: { useDigest: false } } };
+    values.envoy = { enabled: false };
+    values.l7Proxy = false;
+    values.hubble = { relay: { enabled: false }, ui: { enabled: false } };
   }
   return values;
 }

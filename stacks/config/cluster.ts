@@ -24,11 +24,15 @@ export interface ClusterConfig {
     podSubnet?: string;
     serviceSubnet?: string;
   };
-  cilium: { enabled: boolean; clusterId: number; chartPath?: string };
+  /**
+   * `moduleImages`: only Cilium's images built from its Go module exist (the kind tier's
+   * mirror): no Envoy, no Hubble relay/UI, images by tag (components/cilium/values.ts).
+   */
+  cilium: { enabled: boolean; clusterId: number; chartPath?: string; moduleImages: boolean };
 }
 
 const CLUSTER_KEYS = ["name", "source", "kubeconfigPath", "workers", "nodeImage", "kubeProxyMode", "podSubnet", "serviceSubnet", "cilium"];
-const CILIUM_KEYS = ["enabled", "clusterId", "chartPath"];
+const CILIUM_KEYS = ["enabled", "clusterId", "chartPath", "moduleImages"];
 
 /** Checks kubeconfig text (never shown) and reports its problem under `key`. */
 export function checkKubeconfigText(r: Reader, key: string, text: string, secret: boolean, shown: unknown): void {
@@ -107,7 +111,12 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
       podSubnet,
       serviceSubnet,
     },
-    cilium: { enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind") && source !== "gke", clusterId, chartPath },
+    cilium: {
+      enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind") && source !== "gke",
+      clusterId,
+      chartPath,
+      moduleImages: r.boolean(`${key}.cilium.moduleImages`, ciliumRaw.moduleImages, false),
+    },
   };
 }
 

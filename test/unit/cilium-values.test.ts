@@ -23,4 +23,20 @@ describe("cilium values", () => {
     const custom = ciliumValues({ clusterName: "w", clusterId: 3, kubeProxyReplacement: true, k8sServiceHost: "10.0.0.5", k8sServicePort: 443 });
     assert.deepStrictEqual([custom.k8sServiceHost, custom.k8sServicePort], ["10.0.0.5", 443]);
   });
+
+  it("module images: Envoy, the L7 proxy, Hubble relay and UI off, every image by tag", () => {
+    assert.deepStrictEqual(ciliumValues({ clusterName: "ikohome", clusterId: 1, moduleImages: true }), {
+      cluster: { name: "ikohome", id: 1 },
+      ipam: { mode: "kubernetes" },
+      routingMode: "tunnel",
+      tunnelProtocol: "vxlan",
+      operator: { replicas: 1, image: { useDigest: false } },
+      image: { pullPolicy: "IfNotPresent", useDigest: false },
+      clustermesh: { apiserver: { image: { useDigest: false } } },
+      envoy: { enabled: false },
+      l7Proxy: false,
+      hubble: { relay: { enabled: false }, ui: { enabled: false } },
+    });
+    assert.strictEqual(ciliumValues({ clusterName: "w", clusterId: 2, moduleImages: false }).envoy, undefined);
+  });
 });

@@ -35,7 +35,7 @@ describe("wfh config", () => {
     assert.deepStrictEqual(cfg.home, {
       key: "home", name: "ikohome", source: "kind", kubeconfigPath: undefined, kubeconfigSecretKey: undefined,
       kind: { workers: 1, nodeImage: undefined, kubeProxyMode: "iptables", podSubnet: undefined, serviceSubnet: undefined },
-      cilium: { enabled: true, clusterId: 1, chartPath: undefined },
+      cilium: { enabled: true, clusterId: 1, chartPath: undefined, moduleImages: false },
     });
     assert.strictEqual(cfg.work.cilium.clusterId, 2);
     assert.deepStrictEqual({ ...cfg.iko, chartPath: "", crdManifestPath: "" }, {
