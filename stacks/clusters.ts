@@ -47,6 +47,7 @@ export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfi
     clusterId: c.cilium.clusterId,
     chartPath: c.cilium.chartPath,
     moduleImages: c.cilium.moduleImages,
+    dropCapabilities: c.cilium.dropCapabilities,
     kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
   }).handle;
 }

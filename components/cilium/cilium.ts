@@ -6,7 +6,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, withReadyGate } from "../cluster/handle";
 import { ArgProblem, checkCiliumClusterId, checkClusterName, checkField, throwIfArgProblems } from "../names";
-import { CILIUM_REPO, CILIUM_VERSION, CiliumValuesArgs, ciliumValues } from "./values";
+import { CILIUM_REPO, CILIUM_VERSION, CiliumValuesArgs, checkDropCapabilities, ciliumValues } from "./values";
 
 export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
   /** The cluster to install into. */
@@ -25,7 +25,7 @@ export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
 }
 
 /** The fields `checkCiliumCniArgs` judges (a cluster handle is not needed to check them). */
-export type CiliumCniCheckedArgs = Partial<Pick<CiliumCniArgs, "clusterName" | "clusterId">>;
+export type CiliumCniCheckedArgs = Partial<Pick<CiliumCniArgs, "clusterName" | "clusterId" | "dropCapabilities">>;
 
 /**
  * Problems of CiliumCni args, as `[field, value, problem]` (the stack config reports the same
@@ -36,6 +36,7 @@ export function checkCiliumCniArgs(args: CiliumCniCheckedArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
   checkField(problems, "clusterName", args.clusterName, checkClusterName);
   checkField(problems, "clusterId", args.clusterId, checkCiliumClusterId);
+  for (const p of checkDropCapabilities(args.dropCapabilities ?? [])) problems.push(["dropCapabilities", args.dropCapabilities, p]);
   return problems;
 }
 
@@ -47,7 +48,7 @@ export class CiliumCni extends pulumi.ComponentResource {
 
   constructor(name: string, args: CiliumCniArgs, opts?: pulumi.ComponentResourceOptions) {
     const clusterName = args.clusterName ?? args.cluster.name;
-    throwIfArgProblems("CiliumCni", name, checkCiliumCniArgs({ clusterName, clusterId: args.clusterId }));
+    throwIfArgProblems("CiliumCni", name, checkCiliumCniArgs({ clusterName, clusterId: args.clusterId, dropCapabilities: args.dropCapabilities }));
     super("iko-plus:cilium:CiliumCni", name, {}, opts);
     const values = ciliumValues({ ...args, clusterName });
     const source = args.chartPath

@@ -35,6 +35,31 @@ export interface CiliumValuesArgs {
    * @default false: the chart's images from quay.io, Envoy and the L7 proxy on (chart defaults)
    */
   moduleImages?: boolean;
+  /**
+   * Capabilities taken out of the chart's lists for the cilium-agent container and the
+   * clean-cilium-state init container. For hosts whose capability bounding set lacks one, where
+   * every container asking for it fails with `unable to apply caps: operation not permitted`:
+   * `["SYS_RESOURCE"]` on VMs without CAP_SYS_RESOURCE (the agent needs it only to raise
+   * RLIMIT_MEMLOCK, which kernels >= 5.11 no longer need for BPF maps).
+   * @default none: the chart's capabilities
+   */
+  dropCapabilities?: readonly string[];
+}
+
+/** The chart's `securityContext.capabilities.ciliumAgent` (values.yaml of 1.18.0). */
+export const AGENT_CAPABILITIES: readonly string[] = ["CHOWN", "KILL", "NET_ADMIN", "NET_RAW", "IPC_LOCK", "SYS_MODULE", "SYS_ADMIN",
+  "SYS_RESOURCE", "DAC_OVERRIDE", "FOWNER", "SETGID", "SETUID"];
+/** The chart's `securityContext.capabilities.cleanCiliumState`. */
+export const CLEAN_STATE_CAPABILITIES: readonly string[] = ["NET_ADMIN", "SYS_MODULE", "SYS_ADMIN", "SYS_RESOURCE"];
+
+/** Problems of `dropCapabilities`: each must be one the chart gives the agent, listed once. */
+export function checkDropCapabilities(caps: readonly string[]): string[] {
+  const problems: string[] = [];
+  caps.forEach((c, i) => {
+    if (!AGENT_CAPABILITIES.includes(c)) problems.push(`${JSON.stringify(c)} is not one of the agent's capabilities (${AGENT_CAPABILITIES.join(", ")})`);
+    else if (caps.indexOf(c) !== i) problems.push(`${JSON.stringify(c)} is listed twice`);
+  });
+  return problems;
 }
 
 export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
@@ -58,6 +83,13 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
     values.envoy = { enabled: false };
     values.l7Proxy = false;
     values.hubble = { relay: { enabled: false }, ui: { enabled: false } };
+  }
+  const drop = args.dropCapabilities ?? [];
+  if (drop.length > 0) {
+    values.securityContext = { capabilities: {
+      ciliumAgent: AGENT_CAPABILITIES.filter((c) => !drop.includes(c)),
+      cleanCiliumState: CLEAN_STATE_CAPABILITIES.filter((c) => !drop.includes(c)),
+    } };
   }
   return values;
 }

@@ -7,7 +7,7 @@ import * as assert from "assert";
 import * as fs from "fs";
 import * as path from "path";
 import * as YAML from "yaml";
-import { CILIUM_VERSION, ciliumValues } from "../../components/cilium";
+import { AGENT_CAPABILITIES, CILIUM_VERSION, CLEAN_STATE_CAPABILITIES, ciliumValues } from "../../components/cilium";
 import { chartValueProblems, ciliumChartDir, strictSchema } from "./cilium-chart";
 
 describe("cilium values against the real chart's values.schema.json", function () {
@@ -24,12 +24,19 @@ describe("cilium values against the real chart's values.schema.json", function (
     ["kind defaults", {}],
     ["kube-proxy replacement", { kubeProxyReplacement: true }],
     ["module images (no Envoy, no relay/UI, no digests)", { moduleImages: true }],
-    ["both", { kubeProxyReplacement: true, moduleImages: true, k8sServiceHost: "10.0.0.5", k8sServicePort: 443 }],
+    ["dropped capabilities", { dropCapabilities: ["SYS_RESOURCE"] }],
+    ["all of them", { kubeProxyReplacement: true, moduleImages: true, k8sServiceHost: "10.0.0.5", k8sServicePort: 443, dropCapabilities: ["SYS_RESOURCE"] }],
   ] as const) {
     it(`${what}: every key and type is the chart's`, () => {
       assert.deepStrictEqual(chartValueProblems(chart, ciliumValues({ clusterName: "ikohome", clusterId: 7, ...args })), []);
     });
   }
+
+  it("our copies of the agent's and clean-cilium-state's capabilities are the chart's defaults", () => {
+    const values = YAML.parse(fs.readFileSync(path.join(chart, "values.yaml"), "utf8")) as { securityContext: { capabilities: Record<string, string[]> } };
+    assert.deepStrictEqual(values.securityContext.capabilities.ciliumAgent, AGENT_CAPABILITIES);
+    assert.deepStrictEqual(values.securityContext.capabilities.cleanCiliumState, CLEAN_STATE_CAPABILITIES);
+  });
 
   it("the check bites: a misspelt key, a wrong type and a key at the wrong level are each reported", () => {
     const v = ciliumValues({ clusterName: "w", clusterId: 2, moduleImages: true });

@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { CILIUM_VERSION, ciliumValues } from "../../components/cilium";
+import { CILIUM_VERSION, checkCiliumCniArgs, ciliumValues } from "../../components/cilium";
 
 describe("cilium values", () => {
   it("pins Cilium 1.18.0", () => assert.strictEqual(CILIUM_VERSION, "1.18.0"));
@@ -38,5 +38,20 @@ describe("cilium values", () => {
       hubble: { relay: { enabled: false }, ui: { enabled: false } },
     });
     assert.strictEqual(ciliumValues({ clusterName: "w", clusterId: 2, moduleImages: false }).envoy, undefined);
+  });
+
+  it("dropCapabilities: the chart's agent and clean-state capabilities less the dropped ones; bad names refused", () => {
+    assert.deepStrictEqual(ciliumValues({ clusterName: "w", clusterId: 2, dropCapabilities: ["SYS_RESOURCE"] }).securityContext, {
+      capabilities: {
+        ciliumAgent: ["CHOWN", "KILL", "NET_ADMIN", "NET_RAW", "IPC_LOCK", "SYS_MODULE", "SYS_ADMIN", "DAC_OVERRIDE", "FOWNER", "SETGID", "SETUID"],
+        cleanCiliumState: ["NET_ADMIN", "SYS_MODULE", "SYS_ADMIN"],
+      },
+    });
+    assert.strictEqual(ciliumValues({ clusterName: "w", clusterId: 2, dropCapabilities: [] }).securityContext, undefined);
+    assert.deepStrictEqual(checkCiliumCniArgs({ dropCapabilities: ["SYS_RESOURCE"] }), []);
+    assert.deepStrictEqual(checkCiliumCniArgs({ dropCapabilities: ["CAP_SYS_RESOURCE", "KILL", "KILL"] }).map((p) => p[2]), [
+      "\"CAP_SYS_RESOURCE\" is not one of the agent's capabilities (CHOWN, KILL, NET_ADMIN, NET_RAW, IPC_LOCK, SYS_MODULE, SYS_ADMIN, SYS_RESOURCE, DAC_OVERRIDE, FOWNER, SETGID, SETUID)",
+      "\"KILL\" is listed twice",
+    ]);
   });
 });
