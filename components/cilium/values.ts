@@ -93,3 +93,38 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
   }
   return values;
 }
+
+/** The probe's default image: kind's sandbox (pause) image, present on every kind node. */
+export const CNI_PROBE_IMAGE = "registry.k8s.io/pause:3.10";
+
+/**
+ * A DaemonSet of one pause container per node on the pod network, tolerating every taint. Pulumi
+ * awaits a DaemonSet until a pod is Ready on every node, and a pod off the host network starts
+ * only once the CNI gives it an address: so this is "Cilium works on every node". Helm's own wait
+ * cannot say it: the chart's agent DaemonSet has `maxUnavailable: 2`, and Helm counts a DaemonSet
+ * ready when `desired - maxUnavailable` pods are, which on a 2-node kind cluster is none.
+ */
+export function cniProbeDaemonSet(name: string, image: string = CNI_PROBE_IMAGE): Record<string, unknown> {
+  const labels = { "app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "iko-plus" };
+  return {
+    metadata: { name, namespace: "kube-system", labels, annotations: { "pulumi.com/timeoutSeconds": "600" } },
+    spec: {
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          tolerations: [{ operator: "Exists" }],
+          automountServiceAccountToken: false,
+          terminationGracePeriodSeconds: 1,
+          containers: [{
+            name: "pause",
+            image,
+            imagePullPolicy: "IfNotPresent",
+            resources: { requests: { cpu: "1m", memory: "4Mi" }, limits: { memory: "16Mi" } },
+            securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 65535, capabilities: { drop: ["ALL"] } },
+          }],
+        },
+      },
+    },
+  };
+}

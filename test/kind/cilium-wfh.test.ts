@@ -94,6 +94,10 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
       const ds = (await c.apps.listNamespacedDaemonSet({ namespace: "kube-system" })).items.map((d) => d.metadata?.name).sort();
       assert.ok(!ds.includes("kindnet"), `no kindnet on ${name}: ${ds.join(", ")}`);
       assert.strictEqual(ds.includes("kube-proxy"), name === HOME, `kube-proxy on ${name}: ${ds.join(", ")}`);
+      // CiliumCni's gate: its probe DaemonSet (a pause pod per node on the pod network) was Ready
+      // on every node when up returned.
+      const probe = await c.apps.readNamespacedDaemonSet({ name: "iko-plus-cni-probe", namespace: "kube-system" });
+      assert.deepStrictEqual([probe.status?.desiredNumberScheduled, probe.status?.numberReady], [2, 2], `${name}: the CNI probe Ready on both nodes`);
       const agents = await agentPods(name);
       assert.strictEqual(agents.length, 2);
       for (const p of agents) assert.strictEqual(p.spec?.containers.find((x) => x.name === "cilium-agent")?.image, AGENT_IMAGE);

@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { CILIUM_VERSION, checkCiliumCniArgs, ciliumValues } from "../../components/cilium";
+import { CILIUM_VERSION, checkCiliumCniArgs, ciliumValues, cniProbeDaemonSet } from "../../components/cilium";
 
 describe("cilium values", () => {
   it("pins Cilium 1.18.0", () => assert.strictEqual(CILIUM_VERSION, "1.18.0"));
@@ -53,5 +53,17 @@ describe("cilium values", () => {
       "\"CAP_SYS_RESOURCE\" is not one of the agent's capabilities (CHOWN, KILL, NET_ADMIN, NET_RAW, IPC_LOCK, SYS_MODULE, SYS_ADMIN, SYS_RESOURCE, DAC_OVERRIDE, FOWNER, SETGID, SETUID)",
       "\"KILL\" is listed twice",
     ]);
+  });
+
+  it("the CNI probe: one pause pod per node on the pod network (not the host's), every taint tolerated, awaited by Pulumi", () => {
+    const ds = cniProbeDaemonSet("probe") as { metadata: Record<string, unknown>; spec: { selector: unknown; template: { metadata: unknown; spec: Record<string, unknown> } } };
+    const labels = { "app.kubernetes.io/name": "probe", "app.kubernetes.io/managed-by": "iko-plus" };
+    assert.deepStrictEqual(ds.metadata, { name: "probe", namespace: "kube-system", labels, annotations: { "pulumi.com/timeoutSeconds": "600" } });
+    assert.deepStrictEqual([ds.spec.selector, ds.spec.template.metadata], [{ matchLabels: labels }, { labels }]);
+    const pod = ds.spec.template.spec as { hostNetwork?: boolean; tolerations: unknown; containers: { image: string }[] };
+    assert.strictEqual(pod.hostNetwork, undefined);
+    assert.deepStrictEqual(pod.tolerations, [{ operator: "Exists" }]);
+    assert.deepStrictEqual(pod.containers.map((c) => c.image), ["registry.k8s.io/pause:3.10"]);
+    assert.deepStrictEqual((cniProbeDaemonSet("p", "m/pause:1") as typeof ds).spec.template.spec.containers, [{ ...pod.containers[0], image: "m/pause:1" }]);
   });
 });
