@@ -4,7 +4,8 @@
 # Debian trees made by the node image's debootstrap mechanism (lib/images.sh rootfs_tar).
 #   quay.io/cilium/cilium:v1.18.0                 the agent (images/cilium + images/runtime, no Envoy)
 #   quay.io/cilium/operator-generic:v1.18.0       images/operator, variant generic
-#   quay.io/cilium/clustermesh-apiserver:v1.18.0  images/clustermesh-apiserver (etcd v3.6.5 of build.sh)
+#   quay.io/cilium/clustermesh-apiserver:v1.18.0  images/clustermesh-apiserver (etcd v3.6.5 of build.sh,
+#                                                 behind images/etcd-args, see its main.go)
 # Envoy (C++, github.com/cilium/proxy) and Hubble relay/UI are not built: the chart values turn
 # what needs them off (components/cilium/values.ts, kindTierCiliumValues).
 #
@@ -33,6 +34,7 @@ LABEL=io.iko-plus.source-hash
 # Binaries of kind-tier/build.sh the images reuse (its pins).
 LOOPBACK_BIN=$CACHE/bin/cni-plugins-v1.7.1/loopback
 ETCD_BIN=$CACHE/bin/etcd-v3.6.5/etcd
+ETCD_ARGS_DIR=$TIER_DIR/images/etcd-args
 AGENT_IMAGE=quay.io/cilium/cilium:$CILIUM_VERSION
 OPERATOR_IMAGE=quay.io/cilium/operator-generic:$CILIUM_VERSION
 CLUSTERMESH_IMAGE=quay.io/cilium/clustermesh-apiserver:$CILIUM_VERSION
@@ -90,8 +92,13 @@ build_binaries() { # SRC: the module folder
   rm -rf "$tmp"
 }
 
+# etcd-args (our own shim): built into a temporary folder, keyed by its sources.
+build_etcd_args() { # OUT
+  (cd "$ETCD_ARGS_DIR" && go build -trimpath -ldflags "-s -w" -o "$1" .)
+}
+
 inputs_hash() { # WHAT: a hash of this script, the binaries and the package list
-  { echo "$1"; cat "${BASH_SOURCE[0]}"; sha256sum "$BIN_DIR"/* "$LOOPBACK_BIN" "$ETCD_BIN"; echo "${AGENT_PACKAGES[*]}"; } | sha256sum | cut -c1-16
+  { echo "$1"; cat "${BASH_SOURCE[0]}" "$ETCD_ARGS_DIR"/*.go "$ETCD_ARGS_DIR"/go.mod; sha256sum "$BIN_DIR"/* "$LOOPBACK_BIN" "$ETCD_BIN"; echo "${AGENT_PACKAGES[*]}"; } | sha256sum | cut -c1-16
 }
 cached() { # IMAGE HASH
   [[ $FORCE != 1 && $(docker image inspect --format "{{ index .Config.Labels \"$LABEL\" }}" "$1" 2>/dev/null || true) == "$2" ]]
@@ -159,7 +166,8 @@ build_small() { # IMAGE WHAT SRC
       finish "$image" "$hash" "iko-plus/cilium-$what-import:tmp" 'ENV GOPS_CONFIG_DIR=/home/gops' 'CMD ["/usr/bin/cilium-operator-generic"]' ;;
     clustermesh)
       install -m 0755 "$BIN_DIR/clustermesh-apiserver" "$dir/usr/bin/"
-      install -m 0755 "$ETCD_BIN" "$dir/usr/bin/etcd"
+      install -m 0755 "$ETCD_BIN" "$dir/usr/bin/etcd-server"
+      build_etcd_args "$dir/usr/bin/etcd"
       install -D -m 0644 "$src/clustermesh-apiserver/etcd-config.yaml" "$dir/var/lib/cilium/etcd-config.yaml"
       mkdir -p "$dir/var/run/cilium" && chmod 0777 "$dir/var/run/cilium"
       printf 'nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' >>"$dir/etc/passwd"
