@@ -49,7 +49,8 @@ fi
 
 # The kind tier: a Docker engine (kind-tier/engine.sh: the one `docker info` finds, or Debian's
 # docker.io started for this run), the tier's binaries and images (kind-tier/build.sh, cached
-# outside the repo), the registry mirror with the stand-in images, the kind tests; then the mirror,
+# outside the repo), Cilium's images (kind-tier/cilium-images.sh, from its Go module), the registry
+# mirror with the stand-in and Cilium images, the kind tests; then the mirror,
 # and an engine this run started, are stopped whatever happened. It needs the lab's Pulumi CLI and
 # plugins (lab/build.sh, cached). IKO_SKIP_KIND=1 leaves it out; so does a machine where no Docker
 # engine can be had (engine.sh exits 3 and says why).
@@ -66,10 +67,10 @@ else
   else
     passed=$((passed + 1))
     trap 'bash kind-tier/registry.sh down >/dev/null 2>&1; bash kind-tier/engine.sh down >/dev/null 2>&1; rm -f "$totals"' EXIT
-    if check "kind build (the lab's Pulumi CLI and plugins, kind-tier/build.sh, the stand-in images, Karmada's chart and images)" \
-        bash -c 'bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh && bash kind-tier/standins.sh build && bash kind-tier/karmada-images.sh build' \
-      && check "kind mirror up, stand-in and Karmada images pushed" \
-        bash -c 'bash kind-tier/registry.sh up && bash kind-tier/registry.sh push $(bash kind-tier/standins.sh images) && bash kind-tier/karmada-images.sh push'; then
+    if check "kind build (the lab's Pulumi CLI and plugins, kind-tier/build.sh, the stand-in images, Karmada's chart and images, Cilium's images)" \
+        bash -c 'bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh && bash kind-tier/standins.sh build && bash kind-tier/karmada-images.sh build && bash kind-tier/cilium-images.sh build' \
+      && check "kind mirror up, stand-in, Karmada and Cilium images pushed" \
+        bash -c 'bash kind-tier/registry.sh up && bash kind-tier/registry.sh push $(bash kind-tier/standins.sh images) $(bash kind-tier/cilium-images.sh images) && bash kind-tier/karmada-images.sh push'; then
       tier kind test:kind
     fi
     check "kind mirror down" bash kind-tier/registry.sh down

@@ -46,6 +46,8 @@ export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfi
     cluster: handle,
     clusterId: c.cilium.clusterId,
     chartPath: c.cilium.chartPath,
+    moduleImages: c.cilium.moduleImages,
+    dropCapabilities: c.cilium.dropCapabilities,
     kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
   }).handle;
 }

@@ -6,7 +6,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, withReadyGate } from "../cluster/handle";
 import { ArgProblem, checkCiliumClusterId, checkClusterName, checkField, throwIfArgProblems } from "../names";
-import { CILIUM_REPO, CILIUM_VERSION, CiliumValuesArgs, ciliumValues } from "./values";
+import { CILIUM_REPO, CILIUM_VERSION, CNI_PROBE_IMAGE, CiliumValuesArgs, checkDropCapabilities, ciliumValues, cniProbeDaemonSet } from "./values";
 
 export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
   /** The cluster to install into. */
@@ -22,10 +22,15 @@ export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
   version?: string;
   /** Seconds Helm waits for Cilium to become ready. @default 600 */
   timeoutSeconds?: number;
+  /**
+   * Image of the CNI probe (`cniProbeDaemonSet`): a pause image every node can run.
+   * @default registry.k8s.io/pause:3.10, kind's sandbox image
+   */
+  probeImage?: string;
 }
 
 /** The fields `checkCiliumCniArgs` judges (a cluster handle is not needed to check them). */
-export type CiliumCniCheckedArgs = Partial<Pick<CiliumCniArgs, "clusterName" | "clusterId">>;
+export type CiliumCniCheckedArgs = Partial<Pick<CiliumCniArgs, "clusterName" | "clusterId" | "dropCapabilities">>;
 
 /**
  * Problems of CiliumCni args, as `[field, value, problem]` (the stack config reports the same
@@ -36,18 +41,21 @@ export function checkCiliumCniArgs(args: CiliumCniCheckedArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
   checkField(problems, "clusterName", args.clusterName, checkClusterName);
   checkField(problems, "clusterId", args.clusterId, checkCiliumClusterId);
+  for (const p of checkDropCapabilities(args.dropCapabilities ?? [])) problems.push(["dropCapabilities", args.dropCapabilities, p]);
   return problems;
 }
 
 export class CiliumCni extends pulumi.ComponentResource {
   /** The Helm release. */
   declare public readonly release: k8s.helm.v3.Release;
-  /** The cluster handle, gated on Cilium being ready. */
+  /** A pause pod on every node's pod network: Ready on all of them once Cilium works everywhere. */
+  declare public readonly probe: k8s.apps.v1.DaemonSet;
+  /** The cluster handle, gated on Cilium being ready (the release and the probe). */
   declare public readonly handle: ClusterHandle;
 
   constructor(name: string, args: CiliumCniArgs, opts?: pulumi.ComponentResourceOptions) {
     const clusterName = args.clusterName ?? args.cluster.name;
-    throwIfArgProblems("CiliumCni", name, checkCiliumCniArgs({ clusterName, clusterId: args.clusterId }));
+    throwIfArgProblems("CiliumCni", name, checkCiliumCniArgs({ clusterName, clusterId: args.clusterId, dropCapabilities: args.dropCapabilities }));
     super("iko-plus:cilium:CiliumCni", name, {}, opts);
     const values = ciliumValues({ ...args, clusterName });
     const source = args.chartPath
@@ -60,7 +68,9 @@ export class CiliumCni extends pulumi.ComponentResource {
       values,
       timeout: args.timeoutSeconds ?? 600,
     }, { parent: this, provider: args.cluster.provider, dependsOn: args.cluster.readyGate });
-    this.handle = withReadyGate(args.cluster, this.release);
+    this.probe = new k8s.apps.v1.DaemonSet(`${name}-probe`, cniProbeDaemonSet("iko-plus-cni-probe", args.probeImage ?? CNI_PROBE_IMAGE),
+      { parent: this, provider: args.cluster.provider, dependsOn: [this.release] });
+    this.handle = withReadyGate(args.cluster, this.release, this.probe);
     this.registerOutputs({ status: this.release.status });
   }
 }

@@ -26,6 +26,40 @@ export interface CiliumValuesArgs {
   k8sServiceHost?: string;
   /** API server port Cilium uses when it replaces kube-proxy. @default 6443 */
   k8sServicePort?: number;
+  /**
+   * Only the images built from Cilium's Go module exist (the agent, operator-generic and the
+   * clustermesh-apiserver, as `kind-tier/cilium-images.sh` builds them for an air-gapped
+   * mirror): Envoy (C++, not in the module) is off and so is the L7 proxy that needs it,
+   * Hubble relay and UI (not built) are off, and images are pulled by their pinned tags
+   * (`useDigest: false`: a mirror filled by tag holds other digests than quay.io).
+   * @default false: the chart's images from quay.io, Envoy and the L7 proxy on (chart defaults)
+   */
+  moduleImages?: boolean;
+  /**
+   * Capabilities taken out of the chart's lists for the cilium-agent container and the
+   * clean-cilium-state init container. For hosts whose capability bounding set lacks one, where
+   * every container asking for it fails with `unable to apply caps: operation not permitted`:
+   * `["SYS_RESOURCE"]` on VMs without CAP_SYS_RESOURCE (the agent needs it only to raise
+   * RLIMIT_MEMLOCK, which kernels >= 5.11 no longer need for BPF maps).
+   * @default none: the chart's capabilities
+   */
+  dropCapabilities?: readonly string[];
+}
+
+/** The chart's `securityContext.capabilities.ciliumAgent` (values.yaml of 1.18.0). */
+export const AGENT_CAPABILITIES: readonly string[] = ["CHOWN", "KILL", "NET_ADMIN", "NET_RAW", "IPC_LOCK", "SYS_MODULE", "SYS_ADMIN",
+  "SYS_RESOURCE", "DAC_OVERRIDE", "FOWNER", "SETGID", "SETUID"];
+/** The chart's `securityContext.capabilities.cleanCiliumState`. */
+export const CLEAN_STATE_CAPABILITIES: readonly string[] = ["NET_ADMIN", "SYS_MODULE", "SYS_ADMIN", "SYS_RESOURCE"];
+
+/** Problems of `dropCapabilities`: each must be one the chart gives the agent, listed once. */
+export function checkDropCapabilities(caps: readonly string[]): string[] {
+  const problems: string[] = [];
+  caps.forEach((c, i) => {
+    if (!AGENT_CAPABILITIES.includes(c)) problems.push(`${JSON.stringify(c)} is not one of the agent's capabilities (${AGENT_CAPABILITIES.join(", ")})`);
+    else if (caps.indexOf(c) !== i) problems.push(`${JSON.stringify(c)} is listed twice`);
+  });
+  return problems;
 }
 
 export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
@@ -42,5 +76,55 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
     values.k8sServiceHost = args.k8sServiceHost ?? `${args.clusterName}-control-plane`;
     values.k8sServicePort = args.k8sServicePort ?? 6443;
   }
+  if (args.moduleImages) {
+    values.image = { pullPolicy: "IfNotPresent", useDigest: false };
+    values.operator = { replicas: 1, image: { useDigest: false } };
+    values.clustermesh = { apiserver: { image: { useDigest: false } } };
+    values.envoy = { enabled: false };
+    values.l7Proxy = false;
+    values.hubble = { relay: { enabled: false }, ui: { enabled: false } };
+  }
+  const drop = args.dropCapabilities ?? [];
+  if (drop.length > 0) {
+    values.securityContext = { capabilities: {
+      ciliumAgent: AGENT_CAPABILITIES.filter((c) => !drop.includes(c)),
+      cleanCiliumState: CLEAN_STATE_CAPABILITIES.filter((c) => !drop.includes(c)),
+    } };
+  }
   return values;
+}
+
+/** The probe's default image: kind's sandbox (pause) image, present on every kind node. */
+export const CNI_PROBE_IMAGE = "registry.k8s.io/pause:3.10";
+
+/**
+ * A DaemonSet of one pause container per node on the pod network, tolerating every taint. Pulumi
+ * awaits a DaemonSet until a pod is Ready on every node, and a pod off the host network starts
+ * only once the CNI gives it an address: so this is "Cilium works on every node". Helm's own wait
+ * cannot say it: the chart's agent DaemonSet has `maxUnavailable: 2`, and Helm counts a DaemonSet
+ * ready when `desired - maxUnavailable` pods are, which on a 2-node kind cluster is none.
+ */
+export function cniProbeDaemonSet(name: string, image: string = CNI_PROBE_IMAGE): Record<string, unknown> {
+  const labels = { "app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "iko-plus" };
+  return {
+    metadata: { name, namespace: "kube-system", labels, annotations: { "pulumi.com/timeoutSeconds": "600" } },
+    spec: {
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          tolerations: [{ operator: "Exists" }],
+          automountServiceAccountToken: false,
+          terminationGracePeriodSeconds: 1,
+          containers: [{
+            name: "pause",
+            image,
+            imagePullPolicy: "IfNotPresent",
+            resources: { requests: { cpu: "1m", memory: "4Mi" }, limits: { memory: "16Mi" } },
+            securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 65535, capabilities: { drop: ["ALL"] } },
+          }],
+        },
+      },
+    },
+  };
 }

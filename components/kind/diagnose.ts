@@ -13,16 +13,27 @@ export const INOTIFY_HELP =
 export interface NodeReadiness {
   /** Nodes whose Ready condition is True. */
   ready: string[];
+  /**
+   * Nodes up but waiting for a CNI (Ready=False, the network plugin not ready), counted apart
+   * only when the cluster has no default CNI (`cniPending`): Cilium makes them Ready later.
+   */
+  awaitingCni: string[];
   /** Expected nodes that are not Ready, with what the API says (or "not registered"). */
   notReady: { name: string; reason: string }[];
 }
+
+/** The kubelet's Ready message while no CNI config exists on the node. */
+const NO_CNI = /NetworkPluginNotReady|cni plugin not initialized|no networks found in \/etc\/cni\/net\.d/i;
 
 interface NodeList {
   items?: { metadata?: { name?: string }; status?: { conditions?: { type?: string; status?: string; reason?: string; message?: string }[] } }[];
 }
 
-/** Readiness of the `expected` nodes in the output of `kubectl get nodes -o json`. */
-export function nodeReadiness(nodesJson: string, expected: string[]): NodeReadiness {
+/**
+ * Readiness of the `expected` nodes in the output of `kubectl get nodes -o json`. With
+ * `cniPending` (kind's default CNI off), a node that waits only for its network plugin is up.
+ */
+export function nodeReadiness(nodesJson: string, expected: string[], opts: { cniPending?: boolean } = {}): NodeReadiness {
   let list: NodeList;
   try {
     list = JSON.parse(nodesJson) as NodeList;
@@ -30,7 +41,7 @@ export function nodeReadiness(nodesJson: string, expected: string[]): NodeReadin
     list = {};
   }
   const byName = new Map((list.items ?? []).map((n) => [n.metadata?.name ?? "", n]));
-  const out: NodeReadiness = { ready: [], notReady: [] };
+  const out: NodeReadiness = { ready: [], awaitingCni: [], notReady: [] };
   for (const name of expected) {
     const node = byName.get(name);
     if (!node) {
@@ -39,6 +50,7 @@ export function nodeReadiness(nodesJson: string, expected: string[]): NodeReadin
     }
     const cond = (node.status?.conditions ?? []).find((c) => c.type === "Ready");
     if (cond?.status === "True") out.ready.push(name);
+    else if (opts.cniPending && cond?.status === "False" && NO_CNI.test(cond.message ?? "")) out.awaitingCni.push(name);
     else out.notReady.push({ name, reason: cond ? `Ready=${cond.status ?? "Unknown"}${cond.message ? ` (${cond.message})` : ""}` : "no Ready condition yet" });
   }
   return out;
@@ -72,6 +84,11 @@ export function createFailureMessage(name: string, stderr: string, nodeImage: st
     return `${prefix} kind refused its config (${detail}); fix the field kind names (the config is this component's args)`;
   }
   return `${prefix} kind create cluster --name ${name} failed: ${detail}`;
+}
+
+/** Whether a kind config turns kind's default CNI off (`networking.disableDefaultCNI: true`). */
+export function configDisablesCni(configYaml: string): boolean {
+  return /^\s*disableDefaultCNI:\s*true\s*$/m.test(configYaml);
 }
 
 /** The node image a kind config YAML names first (for messages). */

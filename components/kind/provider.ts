@@ -6,7 +6,7 @@
  * This module is serialised into the dynamic provider process, so it only uses Node built-ins.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { configNodeImage, createFailureMessage, kubeletFailure, nodeReadiness } from "./diagnose";
+import { configDisablesCni, configNodeImage, createFailureMessage, kubeletFailure, nodeReadiness } from "./diagnose";
 import type { NodeFile } from "./mirror";
 
 export interface KindClusterInputs {
@@ -115,7 +115,9 @@ async function writeNodeFile(dockerCommand: string, node: string, file: NodeFile
 }
 
 /**
- * Waits until every node is Ready (kind returns success while a worker's kubelet is dead). A
+ * Waits until every node is Ready (kind returns success while a worker's kubelet is dead); with
+ * kind's default CNI off, until every node is up and waits only for its CNI (which the CNI's
+ * own install makes Ready: CiliumCni). A
  * kubelet that died of a known cause fails at once with that cause and its fix; otherwise the
  * wait fails after `readyTimeoutSeconds`, naming the nodes that are not Ready and why.
  */
@@ -125,7 +127,7 @@ async function waitForReadyNodes(inputs: KindClusterInputs, nodes: string[]): Pr
   let lastCheck = 0;
   for (;;) {
     const res = await run(inputs.dockerCommand, ["exec", controlPlane, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf", "get", "nodes", "-o", "json"], "docker");
-    const state = nodeReadiness(res.status === 0 ? res.stdout : "", nodes);
+    const state = nodeReadiness(res.status === 0 ? res.stdout : "", nodes, { cniPending: configDisablesCni(inputs.configYaml) });
     if (state.notReady.length === 0) return;
     const timedOut = Date.now() >= deadline;
     if (timedOut || Date.now() - lastCheck > 10_000) {

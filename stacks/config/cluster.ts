@@ -24,11 +24,16 @@ export interface ClusterConfig {
     podSubnet?: string;
     serviceSubnet?: string;
   };
-  cilium: { enabled: boolean; clusterId: number; chartPath?: string };
+  /**
+   * `moduleImages`: only Cilium's images built from its Go module exist (the kind tier's
+   * mirror): no Envoy, no Hubble relay/UI, images by tag (components/cilium/values.ts).
+   * `dropCapabilities`: capabilities the host cannot grant, taken out of the agent's.
+   */
+  cilium: { enabled: boolean; clusterId: number; chartPath?: string; moduleImages: boolean; dropCapabilities: string[] };
 }
 
 const CLUSTER_KEYS = ["name", "source", "kubeconfigPath", "workers", "nodeImage", "kubeProxyMode", "podSubnet", "serviceSubnet", "cilium"];
-const CILIUM_KEYS = ["enabled", "clusterId", "chartPath"];
+const CILIUM_KEYS = ["enabled", "clusterId", "chartPath", "moduleImages", "dropCapabilities"];
 
 /** Checks kubeconfig text (never shown) and reports its problem under `key`. */
 export function checkKubeconfigText(r: Reader, key: string, text: string, secret: boolean, shown: unknown): void {
@@ -90,6 +95,13 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
   if (chartPath !== undefined && !fs.existsSync(chartPath)) {
     r.problems.add(`${key}.cilium.chartPath`, chartPath, "does not exist; point it at a local Cilium 1.18.0 chart directory or .tgz");
   }
+  const dropRaw = ciliumRaw.dropCapabilities ?? [];
+  const dropCapabilities = Array.isArray(dropRaw) && dropRaw.every((c) => typeof c === "string") ? dropRaw as string[] : [];
+  if (dropCapabilities !== dropRaw) {
+    r.problems.add(`${key}.cilium.dropCapabilities`, dropRaw, "must be a list of capability names, e.g. [\"SYS_RESOURCE\"]");
+  } else {
+    r.componentProblems(checkCiliumCniArgs({ dropCapabilities }), { dropCapabilities: `${key}.cilium.dropCapabilities` });
+  }
   const givenWorkers = configNumber(obj.workers);
   const workerProblems = checkKindClusterArgs({ workers: givenWorkers });
   r.componentProblems(workerProblems, { workers: [`${key}.workers`, obj.workers] });
@@ -107,7 +119,13 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
       podSubnet,
       serviceSubnet,
     },
-    cilium: { enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind") && source !== "gke", clusterId, chartPath },
+    cilium: {
+      enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind") && source !== "gke",
+      clusterId,
+      chartPath,
+      moduleImages: r.boolean(`${key}.cilium.moduleImages`, ciliumRaw.moduleImages, false),
+      dropCapabilities,
+    },
   };
 }
 

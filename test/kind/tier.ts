@@ -171,3 +171,14 @@ export function kindFleetConfig(hostName: string, memberName: string, kenv: Reco
     "iko-plus:registryMirror": { endpoint: mirrorEndpoint() },
   };
 }
+
+/**
+ * Capabilities this host's bounding set lacks of those Cilium's agent asks for (CAP_SYS_RESOURCE
+ * on this VM, kind-tier/README.md): kind nodes cannot grant them, so `cilium.dropCapabilities`.
+ */
+export function hostLacksCapabilities(status = fs.readFileSync("/proc/self/status", "utf8")): string[] {
+  const m = /^CapBnd:\s*([0-9a-f]+)$/m.exec(status);
+  if (!m) return [];
+  const bnd = BigInt(`0x${m[1]}`);
+  return (bnd >> 24n) & 1n ? [] : ["SYS_RESOURCE"];
+}

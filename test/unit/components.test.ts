@@ -11,7 +11,7 @@ import { Registered, FAKE_TOKEN, installMocks, one, resolve, settle, unwrapSecre
 
 const registered: Registered[] = installMocks();
 // Components are imported after the mocks are installed.
-import { CiliumCni } from "../../components/cilium";
+import { CiliumCni, cniProbeDaemonSet } from "../../components/cilium";
 import { ExistingCluster } from "../../components/cluster";
 import { IkoHomeOperator, CrdMirror } from "../../components/iko";
 import { KindCluster } from "../../components/kind";
@@ -88,14 +88,17 @@ describe("components under mocks", () => {
     const n = registered.length;
     const kind = new KindCluster("ikohome", {});
     const cni = new CiliumCni("ikohome-cni", { cluster: kind, clusterId: 1 });
-    await settle(kind, cni, cni.release);
+    await settle(kind, cni, cni.release, cni.probe);
     const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "ikohome-cni-cilium");
     assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version], ["cilium", "kube-system", "cilium", "1.18.0"]);
     assert.deepStrictEqual(rel.inputs.repositoryOpts, { repo: "https://helm.cilium.io/" });
     assert.deepStrictEqual((rel.inputs.values as { cluster: unknown }).cluster, { name: "ikohome", id: 1 });
     assert.strictEqual(rel.provider, await providerUrn(kind.provider));
     assert.strictEqual(rel.parent, await urnOf(cni));
-    assert.deepStrictEqual(cni.handle.readyGate, [cni.release]);
+    const probe = one(since(n), "kubernetes:apps/v1:DaemonSet", "ikohome-cni-probe");
+    assert.deepStrictEqual([probe.provider, probe.parent], [await providerUrn(kind.provider), await urnOf(cni)]);
+    assert.deepStrictEqual(probe.inputs, { apiVersion: "apps/v1", kind: "DaemonSet", ...cniProbeDaemonSet("iko-plus-cni-probe") });
+    assert.deepStrictEqual(cni.handle.readyGate, [cni.release, cni.probe]);
     const local = new CiliumCni("air-cni", { cluster: kind, clusterId: 9, chartPath: "./charts/cilium-1.18.0.tgz" });
     await settle(local, local.release);
     const airRel = one(since(n), "kubernetes:helm.sh/v3:Release", "air-cni-cilium");

@@ -35,7 +35,7 @@ describe("wfh config", () => {
     assert.deepStrictEqual(cfg.home, {
       key: "home", name: "ikohome", source: "kind", kubeconfigPath: undefined, kubeconfigSecretKey: undefined,
       kind: { workers: 1, nodeImage: undefined, kubeProxyMode: "iptables", podSubnet: undefined, serviceSubnet: undefined },
-      cilium: { enabled: true, clusterId: 1, chartPath: undefined },
+      cilium: { enabled: true, clusterId: 1, chartPath: undefined, moduleImages: false, dropCapabilities: [] },
     });
     assert.strictEqual(cfg.work.cilium.clusterId, 2);
     assert.deepStrictEqual({ ...cfg.iko, chartPath: "", crdManifestPath: "" }, {
@@ -62,6 +62,8 @@ describe("wfh config", () => {
     ["duplicate cluster names", (c) => { c.work = { name: "ikohome" }; }, 'iko-plus:work.name: "ikohome" is also the name of home; give every cluster its own name'],
     ["duplicate Cilium ids", (c) => { c.work = { name: "ikowork", cilium: { clusterId: 1 } }; }, "iko-plus:work.cilium.clusterId: 1 is also home's Cilium cluster id; give every cluster its own id from 1 to 255"],
     ["Cilium id out of range", (c) => { c.home = { cilium: { clusterId: 256 } }; }, "iko-plus:home.cilium.clusterId: 256 must be a whole number from 1 to 255, unique per cluster (Cilium ClusterMesh)"],
+    ["Cilium capability the agent does not have", (c) => { c.home = { cilium: { dropCapabilities: ["CAP_SYS_RESOURCE"] } }; }, 'iko-plus:home.cilium.dropCapabilities: ["CAP_SYS_RESOURCE"] "CAP_SYS_RESOURCE" is not one of the agent\'s capabilities (CHOWN, KILL, NET_ADMIN, NET_RAW, IPC_LOCK, SYS_MODULE, SYS_ADMIN, SYS_RESOURCE, DAC_OVERRIDE, FOWNER, SETGID, SETUID)'],
+    ["Cilium capabilities not a list", (c) => { c.home = { cilium: { dropCapabilities: "SYS_RESOURCE" } }; }, 'iko-plus:home.cilium.dropCapabilities: "SYS_RESOURCE" must be a list of capability names, e.g. ["SYS_RESOURCE"]'],
     ["unknown cluster source", (c) => { c.home = { source: "eks" }; }, 'iko-plus:home.source: "eks" is not allowed; use one of: kind, kubeconfig'],
     ["kubeconfig source without a kubeconfig", (c) => { c.home = { source: "kubeconfig" }; }, 'iko-plus:home.source: "kubeconfig" needs a kubeconfig; set home.kubeconfigPath or `pulumi config set --secret homeKubeconfig "$(cat <file>)"`'],
     ["missing kubeconfig file", (c, t) => { c.work = { kubeconfigPath: path.join(t, "missing") }; }, "cannot be read (ENOENT); point it at an existing kubeconfig file"],

@@ -1,7 +1,7 @@
 import * as assert from "assert";
 import {
   DEFAULT_MIRRORED_REGISTRIES, checkKindClusterArgs, checkRegistryMirror, configNodeImage, createFailureMessage, kindConfig, kindConfigYaml,
-  kubeletFailure, mirrorHostsToml, mirrorNodeFiles, mirroredImageRef, nodeReadiness,
+  configDisablesCni, kubeletFailure, mirrorHostsToml, mirrorNodeFiles, mirroredImageRef, nodeReadiness,
 } from "../../components/kind";
 
 describe("kind registry mirror (pure, unit)", () => {
@@ -75,6 +75,7 @@ describe("kind node readiness and create failures (pure, unit)", () => {
   it("nodeReadiness: Ready=True only; missing, unconditioned and False nodes are named", () => {
     assert.deepStrictEqual(nodeReadiness(nodes([["a", "True"], ["b", "False"], ["c", undefined]]), ["a", "b", "c", "d"]), {
       ready: ["a"],
+      awaitingCni: [],
       notReady: [
         { name: "b", reason: "Ready=False (m)" },
         { name: "c", reason: "no Ready condition yet" },
@@ -82,6 +83,24 @@ describe("kind node readiness and create failures (pure, unit)", () => {
       ],
     });
     assert.deepStrictEqual(nodeReadiness("not json", ["a"]).notReady, [{ name: "a", reason: "not registered with the API server" }]);
+  });
+
+  it("nodeReadiness with cniPending: a node waiting only for its network plugin is up; other False nodes are not", () => {
+    const noCni = "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized";
+    const json = JSON.stringify({ items: [
+      { metadata: { name: "a" }, status: { conditions: [{ type: "Ready", status: "False", message: noCni }] } },
+      { metadata: { name: "b" }, status: { conditions: [{ type: "Ready", status: "False", message: "PLEG is not healthy" }] } },
+      { metadata: { name: "c" }, status: { conditions: [{ type: "Ready", status: "True" }] } },
+    ] });
+    assert.deepStrictEqual(nodeReadiness(json, ["a", "b", "c"], { cniPending: true }), {
+      ready: ["c"], awaitingCni: ["a"], notReady: [{ name: "b", reason: "Ready=False (PLEG is not healthy)" }],
+    });
+    assert.deepStrictEqual(nodeReadiness(json, ["a"]).notReady, [{ name: "a", reason: `Ready=False (${noCni})` }]);
+  });
+
+  it("configDisablesCni reads networking.disableDefaultCNI", () => {
+    assert.strictEqual(configDisablesCni("networking:\n  disableDefaultCNI: true\nnodes: []\n"), true);
+    assert.strictEqual(configDisablesCni("networking:\n  podSubnet: 10.244.0.0/16\n"), false);
   });
 
   it("kubeletFailure finds the inotify failure and says how to fix it; other logs give nothing", () => {

@@ -1,0 +1,3 @@
+module iko-plus/etcd-args
+
+go 1.24
