@@ -3,11 +3,9 @@
  * holds back nothing placed elsewhere (issue 6: the other members converge).
  */
 import * as assert from "assert";
-import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { LabelExpression, PlaceableMember, expressionMatches, selectableMembers, targetSelects } from "../../components/karmada";
-import { Registered, fakeKubeconfig, installMocks } from "./mocks";
+import { Registered, fakeKubeconfigFiles, installMocks } from "./mocks";
 
 const registered: Registered[] = installMocks();
 
@@ -49,8 +47,7 @@ describe("placements select members", () => {
 describe("fleet stack: federated objects wait only for the joins they can use", () => {
   it("unit (mocks): an IrisCluster placed on ikoclone does not wait for ikogke's join, one placed by matchExpressions on ikogke not for ikoclone's; a fleet Secret for ikogke does not wait for ikoclone's", async () => {
     const { validateConfig, fleetStack } = await import("../../stacks");
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-deps-"));
-    const kc = (name: string) => { const f = path.join(dir, `${name}.kubeconfig`); fs.writeFileSync(f, fakeKubeconfig(name, "https://127.0.0.1:6443")); return f; };
+    const kc = fakeKubeconfigFiles("iko-deps-");
     const cfg = validateConfig({
       program: "fleet",
       clusters: [

@@ -5,9 +5,7 @@
  * federated objects, then the wait, then the Cluster.
  */
 import * as assert from "assert";
-import * as fs from "fs";
 import * as https from "https";
-import * as os from "os";
 import * as path from "path";
 import {
   MemberWorksGoneInputs, MemberWorksGoneProvider, PlaceableMember, PropagatedObject, WorkLike, clusterReadyStatus, propagatedByMember, remainingWorks,
@@ -15,7 +13,7 @@ import {
 } from "../../components/karmada";
 import { KubeconfigError, kubeconfigCredentials } from "../../components/kubeconfig";
 import { generateFleetCa } from "../../components/tls/ca";
-import { Registered, fakeKubeconfig, installMocks, unwrapSecret } from "./mocks";
+import { Registered, fakeKubeconfig, fakeKubeconfigFiles, installMocks, unwrapSecret } from "./mocks";
 
 const registered: Registered[] = installMocks();
 
@@ -205,8 +203,7 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
 describe("unit (mocks): the fleet stack orders each unjoin after its member's Works", () => {
   it("federated objects, then <member>-member-works-gone (this stack's objects, secret Karmada credentials), then the member's Cluster", async () => {
     const { validateConfig, fleetStack } = await import("../../stacks");
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-works-"));
-    const kc = (name: string) => { const f = path.join(dir, `${name}.kubeconfig`); fs.writeFileSync(f, fakeKubeconfig(name, "https://127.0.0.1:6443")); return f; };
+    const kc = fakeKubeconfigFiles("iko-works-");
     const cfg = validateConfig({
       program: "fleet",
       clusters: [

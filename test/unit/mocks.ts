@@ -3,6 +3,9 @@
  * parent and dependencies (read from the register request), and fills in what real
  * controllers would (ServiceAccount tokens, kind kubeconfigs).
  */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 
 export interface Registered {
@@ -29,6 +32,19 @@ export function fakeKubeconfig(name: string, server: string): string {
     `current-context: ${name}`,
     "users:", `- name: ${name}`, "  user:", "    client-certificate-data: RkFLRS1DRVJU", "    client-key-data: RkFLRS1LRVk=", "",
   ].join("\n");
+}
+
+/**
+ * A folder of fake kubeconfig files, one per cluster name on first use: returns the function
+ * that writes `<name>.kubeconfig` (server https://127.0.0.1:6443) there and gives its path.
+ */
+export function fakeKubeconfigFiles(prefix: string): (name: string) => string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return (name: string) => {
+    const file = path.join(dir, `${name}.kubeconfig`);
+    fs.writeFileSync(file, fakeKubeconfig(name, "https://127.0.0.1:6443"));
+    return file;
+  };
 }
 
 interface RegisterRequest {
