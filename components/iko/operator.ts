@@ -2,14 +2,14 @@
  * IkoHomeOperator: the IKO chart on a cluster. Local mode is a plain install (fleet members);
  * remote ("works from home") mode runs the operator at home against a target cluster.
  */
-import * as fs from "fs";
 import * as path from "path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster/handle";
 import { CrdMirror } from "./crd-mirror";
 import { RemoteOperatorIdentity } from "./identity";
-import { RemoteKubeconfigPatch, kubeconfigChecksum, postRendererFileName, postRendererScript, sourceFolder } from "./postrender";
+import { kubeconfigChecksum } from "./postrender";
+import { writePostRenderer } from "./postrender-wrapper";
 import { IkoImage, ikoValues } from "./values";
 
 /** Where the IKO chart comes from. */
@@ -68,30 +68,11 @@ export interface IkoHomeOperatorArgs {
   /** Remote mode. @default local mode: the operator reconciles its own cluster */
   remote?: IkoRemoteArgs;
   /**
-   * Folder (relative to the project) for the generated post-renderer wrapper.
+   * Folder (relative to the project) for the generated post-renderer wrapper and the compiled
+   * JavaScript it runs; written on `up`, never in a preview.
    * @default ".iko-plus/postrender"
    */
   workDir?: string;
-}
-
-/** Writes the post-renderer wrapper (idempotent) and returns its path as Helm should run it. */
-export function writePostRenderer(workDir: string, patch: RemoteKubeconfigPatch): string {
-  const absDir = path.resolve(workDir);
-  const rel = (p: string) => path.relative(absDir, p).split(path.sep).join("/");
-  const script = postRendererScript(patch, {
-    tsNodeRegister: rel(require.resolve("ts-node/register/transpile-only")),
-    cli: rel(path.join(sourceFolder(__dirname), "postrender-cli.ts")),
-    tsconfig: rel(path.join(sourceFolder(__dirname), "..", "..", "tsconfig.json")),
-  });
-  const file = postRendererFileName(script);
-  fs.mkdirSync(absDir, { recursive: true });
-  const target = path.join(absDir, file);
-  if (!fs.existsSync(target) || fs.readFileSync(target, "utf8") !== script) {
-    fs.writeFileSync(target, script, { mode: 0o755 });
-  }
-  fs.chmodSync(target, 0o755);
-  const shown = path.isAbsolute(workDir) ? target : `./${path.posix.join(workDir.split(path.sep).join("/"), file)}`;
-  return shown;
 }
 
 export class IkoHomeOperator extends pulumi.ComponentResource {
@@ -136,9 +117,11 @@ export class IkoHomeOperator extends pulumi.ComponentResource {
       }, clusterOptions(this, home, [ns]));
       releaseDeps.push(secret);
       const workDir = args.workDir ?? path.join(".iko-plus", "postrender");
+      // A preview only computes the wrapper's path: Helm runs post-renderers only on install/upgrade.
+      const write = !pulumi.runtime.isDryRun();
       postrender = this.targetKubeconfig.apply((kubeconfig) => writePostRenderer(workDir, {
         secretName, secretKey, kubeconfigPath, checksum: kubeconfigChecksum(kubeconfig), containerName: "operator",
-      }));
+      }, { write }));
       // The wrapper path holds a checksum, not the kubeconfig: it need not be secret.
       postrender = pulumi.unsecret(postrender);
     }

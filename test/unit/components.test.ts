@@ -3,6 +3,7 @@
  * secret-ness. (Helm releases are custom resources here; what they render is tested in the lab.)
  */
 import * as assert from "assert";
+import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
@@ -185,6 +186,25 @@ describe("components under mocks", () => {
     const rotated = new IkoHomeOperator("iko-rot", { home, chart: { path: CHART }, remote: { target: work, credentialGeneration: 2, crdManifestPath: CRD }, workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender") });
     await settle(rotated, rotated.release);
     assert.strictEqual((one(since(n), "kubernetes:core/v1:Secret", "iko-rot-identity-token").inputs.metadata as { name: string }).name, "iko-remote-operator-token-g2");
+  });
+
+  it("IkoHomeOperator remote in a preview (mock, preview): the Release names the wrapper, nothing is written", async () => {
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-unit-preview-"));
+    fs.rmdirSync(workDir);
+    installMocks(true);
+    try {
+      const n = registered.length;
+      const home = new KindCluster("ph", {});
+      const work = new KindCluster("pw", {});
+      const iko = new IkoHomeOperator("iko-preview", { home, chart: { path: CHART }, remote: { target: work, crdManifestPath: CRD }, workDir });
+      await settle(iko, iko.release);
+      const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "iko-preview-iko");
+      assert.match(String(rel.inputs.postrender), /iko-postrender-[a-f0-9]{16}\.sh$/);
+      assert.ok(!fs.existsSync(workDir), "a preview writes no post-renderer");
+    } finally {
+      installMocks();
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
   });
 
   it("IkoHomeOperator local: no Secret, no post-renderer, chart defaults", async () => {

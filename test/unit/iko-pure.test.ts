@@ -3,12 +3,14 @@ import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import * as ts from "typescript";
 import * as YAML from "yaml";
 import {
   CHECKSUM_ANNOTATION, IRISCLUSTER_CRD, RemoteKubeconfigPatch, VOLUME_NAME, cleanCrd, crdFromYaml, expandRules, ikoOperatorRules,
-  ikoValues, kubeconfigChecksum, loadCrdManifest, mergeValues, patchOperatorManifest, postRendererFileName, postRendererScript, writePostRenderer,
+  ikoValues, kubeconfigChecksum, loadCrdManifest, mergeValues, patchOperatorManifest, postRenderCodeFolder, postRendererFileName, postRendererScript, writePostRenderer,
 } from "../../components/iko";
 
+const REPO = path.resolve(__dirname, "..", "..");
 const PATCH: RemoteKubeconfigPatch = { secretName: "work-kubeconfig", secretKey: "config", kubeconfigPath: "/airgap/.kube/config", checksum: "0123456789abcdef", containerName: "operator" };
 
 const RENDERED = `---
@@ -95,20 +97,31 @@ describe("IKO post-renderer", () => {
     assert.strictEqual(kubeconfigChecksum("a"), "ca978112ca1bbdca");
     assert.notStrictEqual(kubeconfigChecksum("a"), kubeconfigChecksum("b"));
   });
-  it("generates a content-addressed wrapper with no secret in it", () => {
-    const script = postRendererScript(PATCH, { tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js", cli: "../../components/iko/postrender-cli.ts", tsconfig: "../../tsconfig.json" });
+  it("generates a content-addressed wrapper with no secret in it (TypeScript: ts-node on the .ts CLI)", () => {
+    const code = { kind: "ts", tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js", cli: "../../components/iko/postrender-cli.ts", tsconfig: "../../tsconfig.json" } as const;
+    const script = postRendererScript(PATCH, code);
     assert.match(script, /^#!\/bin\/sh\n/);
     const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
     assert.ok(script.includes(`TS_NODE_PROJECT="$here/../../tsconfig.json" exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/iko/postrender-cli.ts" '${encoded}'`));
+    assert.ok(!script.includes("kubeconfig:") && !script.includes("client-key"), "parameters only, never a kubeconfig");
     assert.match(postRendererFileName(script), /^iko-postrender-[a-f0-9]{16}\.sh$/);
-    assert.notStrictEqual(postRendererFileName(script), postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, { tsNodeRegister: "a", cli: "b", tsconfig: "c" })));
+    assert.notStrictEqual(postRendererFileName(script), postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, code)));
   });
-  it("runs as Helm would run it: manifest on stdin, patched manifest on stdout", function () {
+  it("compiled: the wrapper runs node alone on copied JavaScript (no ts-node, no TypeScript)", () => {
+    const script = postRendererScript(PATCH, { kind: "js", cli: "lib-0123456789abcdef/postrender-cli.js", nodePath: "../../node_modules" });
+    const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
+    assert.strictEqual(script.split("\n")[5], `NODE_PATH="$here/../../node_modules" exec node "$here/lib-0123456789abcdef/postrender-cli.js" '${encoded}'`);
+    assert.ok(!/ts-node|\.ts\b/.test(script), "nothing of TypeScript");
+    assert.strictEqual(postRenderCodeFolder(["a", "b"]), postRenderCodeFolder(["a", "b"]));
+    assert.notStrictEqual(postRenderCodeFolder(["a", "b"]), postRenderCodeFolder(["a", "c"]), "other code, other folder");
+  });
+  it("runs as Helm would run it, from TypeScript sources: manifest on stdin, patched manifest on stdout", function () {
     this.timeout(30000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-postrender-test-"));
     try {
       const wrapper = writePostRenderer(dir, PATCH);
       assert.ok(path.isAbsolute(wrapper));
+      assert.match(fs.readFileSync(wrapper, "utf8"), /ts-node/, "run from sources (ts-node), the wrapper uses ts-node");
       assert.strictEqual(fs.statSync(wrapper).mode & 0o777, 0o755);
       assert.strictEqual(writePostRenderer(dir, PATCH), wrapper, "same parameters, same wrapper");
       // Helm runs the post-renderer from its own working directory, not the project's.
@@ -119,6 +132,43 @@ describe("IKO post-renderer", () => {
       assert.match(failed.stderr, /no Deployment with a container named "operator"/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("runs as Helm would run it, compiled, in a project with no ts-node, after the program build is gone", function () {
+    this.timeout(30000);
+    const project = compiledProject();
+    try {
+      const moduleDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components", "iko");
+      const workDir = path.join(project, ".iko-plus", "postrender");
+      const wrapper = writePostRenderer(workDir, PATCH, { moduleDir });
+      const script = fs.readFileSync(wrapper, "utf8");
+      assert.ok(!/ts-node|\.ts\b/.test(script), "the wrapper runs JavaScript only");
+      const lib = fs.readdirSync(workDir).filter((f) => f.startsWith("lib-"));
+      assert.deepStrictEqual(lib.length, 1);
+      assert.deepStrictEqual(fs.readdirSync(path.join(workDir, lib[0])).sort(), ["postrender-cli.js", "postrender.js"]);
+      // A later build prunes the one the wrapper came from: the copies keep it working.
+      fs.rmSync(path.join(project, ".iko-plus", "program"), { recursive: true });
+      const env = { PATH: process.env.PATH ?? "" };
+      const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8", cwd: os.tmpdir(), env });
+      assert.strictEqual(out, patchOperatorManifest(RENDERED, PATCH));
+      const failed = child.spawnSync(wrapper, [], { input: "kind: ConfigMap\n", encoding: "utf8", env });
+      assert.strictEqual(failed.status, 1);
+      assert.match(failed.stderr, /no Deployment with a container named "operator"/);
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
+  it("a preview (write: false) gives the same path and writes nothing", () => {
+    const project = compiledProject();
+    try {
+      const moduleDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components", "iko");
+      const workDir = path.join(project, ".iko-plus", "postrender");
+      const previewed = writePostRenderer(workDir, PATCH, { moduleDir, write: false });
+      assert.ok(!fs.existsSync(workDir), "nothing written in a preview");
+      assert.strictEqual(writePostRenderer(workDir, PATCH, { moduleDir }), previewed, "the update runs the wrapper the preview showed");
+      assert.ok(fs.existsSync(previewed));
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
     }
   });
   it("gives a project-relative wrapper path for a relative work folder", () => {
@@ -135,6 +185,25 @@ describe("IKO post-renderer", () => {
     }
   });
 });
+
+/**
+ * A project laid out as the precompiled program leaves it: the post-render modules compiled to
+ * JavaScript under .iko-plus/program/<key>/components/iko, and a node_modules with "yaml" only
+ * (no ts-node, no typescript).
+ */
+function compiledProject(): string {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "iko-compiled-"));
+  const moduleDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components", "iko");
+  fs.mkdirSync(moduleDir, { recursive: true });
+  for (const name of ["postrender", "postrender-cli"]) {
+    const source = fs.readFileSync(path.join(REPO, "components", "iko", `${name}.ts`), "utf8");
+    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true } }).outputText;
+    fs.writeFileSync(path.join(moduleDir, `${name}.js`), js);
+  }
+  fs.mkdirSync(path.join(project, "node_modules"));
+  fs.symlinkSync(path.join(REPO, "node_modules", "yaml"), path.join(project, "node_modules", "yaml"));
+  return project;
+}
 
 describe("IrisCluster CRD helpers", () => {
   const fixture = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");

@@ -58,8 +58,11 @@ const registered: Registered[] = [];
 export const stackOutputs = new Map<string, { outputs: Record<string, unknown>; secretOutputNames?: string[] }>();
 const meta = new Map<string, { parent: string; dependencies: string[] }>();
 
-/** Installs the mocks once per process and returns the shared registry. */
-export function installMocks(): Registered[] {
+/**
+ * Installs the mocks and returns the shared registry. `preview` runs the program as a preview
+ * (`pulumi.runtime.isDryRun()`); a test that sets it installs the mocks again without it after.
+ */
+export function installMocks(preview = false): Registered[] {
   pulumi.runtime.setMocks({
     newResource(args: pulumi.runtime.MockResourceArgs): { id: string; state: Record<string, unknown> } {
       const key = `${args.type}::${args.name}`;
@@ -97,7 +100,7 @@ export function installMocks(): Registered[] {
       if (args.token === "gcp:organizations/getClientConfig:getClientConfig") return { accessToken: FAKE_ACCESS_TOKEN, project: "proj-1" };
       return args.inputs;
     },
-  }, "iko-plus", "test", false);
+  }, "iko-plus", "test", preview);
   const monitor = pulumi.runtime.getMonitor() as unknown as MonitorLike;
   const original = monitor.registerResource.bind(monitor);
   monitor.registerResource = (req: RegisterRequest, cb: unknown) => {

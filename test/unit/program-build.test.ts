@@ -1,13 +1,11 @@
 /**
  * The precompiled program (scripts/program-build.js, main.js): what is a source, when a build is
- * reused, that a build runs, that type errors stop a checked build, and the post-renderer's
- * source folder from a compiled module.
+ * reused, that a build runs, and that type errors stop a checked build.
  */
 import * as assert from "assert";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { sourceFolder } from "../../components/iko";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script, typed by its JSDoc
 const build = require("../../scripts/program-build") as {
@@ -89,15 +87,5 @@ describe("program build (main.js)", () => {
     assert.deepStrictEqual(fs.readdirSync(path.join(root, ".iko-plus", "program")), []);
     // Transpile mode strips types only, as ts-node's transpile-only does.
     assert.ok(fs.existsSync(path.join(build.ensureProgramBuild(root, { mode: "transpile" }), "stacks", "answer.js")));
-  });
-});
-
-describe("sourceFolder (the post-renderer runs the TypeScript CLI either way)", () => {
-  it("maps a compiled module's folder back to its source folder", () => {
-    assert.strictEqual(sourceFolder("/p/.iko-plus/program/0123456789abcdef/components/iko"), "/p/components/iko");
-  });
-  it("leaves a source folder as it is", () => {
-    assert.strictEqual(sourceFolder("/p/components/iko"), "/p/components/iko");
-    assert.strictEqual(sourceFolder("/p/.iko-plus/postrender"), "/p/.iko-plus/postrender");
   });
 });
