@@ -11,7 +11,7 @@ import {
   selectableMembers,
 } from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
-import { FleetConfig } from "./config";
+import { FleetConfig, ikoInstallArgs } from "./config";
 import { FleetTlsStackOutputs, declareFleetTls, federatedIrisManifest, fleetTlsOutputs, tlsDependencies } from "./tls";
 
 export interface FleetEnv extends ClusterEnv {
@@ -43,8 +43,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
       const iko = cfg.iko;
       ready.push(new IkoHomeOperator(`${c.name}-iko`, {
         home: handle(c.name),
-        chart: iko.chartPath !== undefined ? { path: iko.chartPath } : { repo: iko.chartRepo, version: iko.chartVersion },
-        releaseName: iko.releaseName, namespace: iko.namespace, image: iko.image, imagePullSecrets: iko.imagePullSecrets, values: iko.values,
+        ...ikoInstallArgs(iko),
       }));
     }
     if (c.join && cfg.crdManifestPath) {

@@ -10,7 +10,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CrdMirror, IkoHomeOperator } from "../components/iko";
 import { KarmadaControlPlane, KarmadaMember } from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
-import { RegionConfig } from "./config";
+import { RegionConfig, ikoInstallArgs } from "./config";
 
 /** The fleet stack output a region stack reads. */
 export const FLEET_KARMADA_OUTPUT = "karmadaKubeconfig";
@@ -54,8 +54,7 @@ export function regionStack(cfg: RegionConfig, env: ClusterEnv): RegionOutputs {
     const iko = cfg.iko;
     ready.push(new IkoHomeOperator(`${m.name}-iko`, {
       home: member,
-      chart: iko.chartPath !== undefined ? { path: iko.chartPath } : { repo: iko.chartRepo, version: iko.chartVersion },
-      releaseName: iko.releaseName, namespace: iko.namespace, image: iko.image, imagePullSecrets: iko.imagePullSecrets, values: iko.values,
+      ...ikoInstallArgs(iko),
     }));
   }
   if (cfg.crdManifestPath) ready.push(new CrdMirror(`${m.name}-iriscluster-crd`, { target: member, manifestPath: cfg.crdManifestPath }));

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { IkoHomeOperator } from "../components/iko";
 import { ClusterEnv, declareCluster } from "./clusters";
 import { irisClusterManifest } from "../components/iris";
-import { WfhConfig } from "./config";
+import { WfhConfig, ikoInstallArgs, ikoRemoteSettings } from "./config";
 
 export interface WfhOutputs {
   homeKubeconfig: pulumi.Output<string>;
@@ -24,19 +24,10 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
   const work = declareCluster(cfg.work, env);
   const iko = new IkoHomeOperator("iko", {
     home,
-    chart: cfg.iko.chartPath !== undefined ? { path: cfg.iko.chartPath } : { repo: cfg.iko.chartRepo, version: cfg.iko.chartVersion },
-    releaseName: cfg.iko.releaseName,
-    namespace: cfg.iko.namespace,
-    image: cfg.iko.image,
-    imagePullSecrets: cfg.iko.imagePullSecrets,
-    values: cfg.iko.values,
+    ...ikoInstallArgs(cfg.iko),
     remote: {
       target: work,
-      secretName: cfg.iko.secretName,
-      secretKey: cfg.iko.secretKey,
-      kubeconfigPath: cfg.iko.kubeconfigPath,
-      credentials: cfg.iko.credentials,
-      credentialGeneration: cfg.iko.credentialGeneration,
+      ...ikoRemoteSettings(cfg.iko),
       crdManifestPath: cfg.iko.crdFrom === "manifest" ? cfg.iko.crdManifestPath : undefined,
       crdFromCluster: cfg.iko.crdFrom === "home" ? home : undefined,
     },

@@ -6,3 +6,4 @@ export * from "./crd";
 export * from "./crd-mirror";
 export * from "./identity";
 export * from "./operator";
+export * from "./check";

@@ -6,6 +6,8 @@ import * as path from "path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster/handle";
+import { throwIfArgProblems } from "../names";
+import { checkIkoHomeOperatorArgs } from "./check";
 import { CrdMirror } from "./crd-mirror";
 import { RemoteOperatorIdentity } from "./identity";
 import { kubeconfigChecksum } from "./postrender";
@@ -86,6 +88,7 @@ export class IkoHomeOperator extends pulumi.ComponentResource {
   declare public readonly crdMirror: CrdMirror | undefined;
 
   constructor(name: string, args: IkoHomeOperatorArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwIfArgProblems("IkoHomeOperator", name, checkIkoHomeOperatorArgs(args));
     super("iko-plus:iko:IkoHomeOperator", name, {}, opts);
     const home = args.home;
     const releaseName = args.releaseName ?? "iko";

@@ -7,9 +7,12 @@
 /** One problem of a component's args: the field, the value given, what is wrong and the fix. */
 export type ArgProblem = [field: string, value: unknown, problem: string];
 
-/** The one error a constructor throws: `<Type> "<name>": <field>: <value as JSON> <problem>; <next>`. */
+/**
+ * The one error a constructor throws: `<Type> "<name>": <field>: <value as JSON> <problem>; <next>`,
+ * a field left out shown as `(not set)`, as the stack config shows it.
+ */
 export function argsError(type: string, name: string, problems: ArgProblem[]): Error {
-  return new Error(`${type} "${name}": ` + problems.map(([f, v, p]) => `${f}: ${JSON.stringify(v)} ${p}`).join("; "));
+  return new Error(`${type} "${name}": ` + problems.map(([f, v, p]) => `${f}: ${v === undefined ? "(not set)" : JSON.stringify(v)} ${p}`).join("; "));
 }
 
 /** Throws `argsError` when there is any problem. */

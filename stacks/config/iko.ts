@@ -1,10 +1,9 @@
 /**
  * Config of the IKO operator of a stack.
  */
-import * as fs from "fs";
-import { IKO_WEBHOOK_VALUES, IkoImage } from "../../components/iko";
-import { chartImageValues, checkDns1123Label, checkDns1123Subdomain, checkImageRef } from "../../components/names";
-import { Raw, Reader, isObject } from "./read";
+import { IKO_WEBHOOK_VALUES, IkoHomeOperatorArgs, IkoImage, IkoRemoteArgs, checkIkoHomeOperatorArgs } from "../../components/iko";
+import { chartImageValues, checkImageRef } from "../../components/names";
+import { Raw, Reader } from "./read";
 
 export interface IkoConfig {
   chartPath?: string;
@@ -30,35 +29,30 @@ const IKO_KEYS = ["chartPath", "chartRepo", "chartVersion", "releaseName", "name
 /** Splits `registry/repository:tag` into the chart's three image values (the shared rule, `chartImageValues`). */
 export const splitImage: (ref: string) => IkoImage | undefined = chartImageValues;
 
+/** Config key of each IkoHomeOperator field, for the component's problems. */
+const IKO_FIELD_KEYS: Record<string, string> = {
+  "chart.path": "iko.chartPath", "chart.repo": "iko.chartRepo", "chart.version": "iko.chartVersion",
+  releaseName: "iko.releaseName", namespace: "iko.namespace", imagePullSecrets: "iko.imagePullSecrets",
+  "remote.secretName": "iko.secretName", "remote.secretKey": "iko.secretKey", "remote.kubeconfigPath": "iko.kubeconfigPath",
+  "remote.crdManifestPath": "iko.crdManifestPath",
+  ...Object.fromEntries(IKO_WEBHOOK_VALUES.map((h) => [`values.apiserver.${h}`, `iko.values.apiserver.${h}`])),
+};
+
+/** The config keys of the other choice a component's fix names, for a field left unset or empty. */
+const IKO_CONFIG_HINTS: Record<string, string> = {
+  "chart.path": "iko.chartRepo, iko.chartVersion",
+  "remote.crdManifestPath": "iko.crdFrom: home",
+};
+
 export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
   const key = "iko";
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, IKO_KEYS);
-  const given = (v: unknown) => v !== undefined && v !== null;
-  const chartPath = obj.chartPath === "" ? undefined : r.string(`${key}.chartPath`, obj.chartPath);
-  if (obj.chartPath === "") {
-    r.problems.add(`${key}.chartPath`, "", "is empty; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or leave it out and set iko.chartRepo and iko.chartVersion");
-  }
+  const chartPath = obj.chartPath === "" ? "" : r.string(`${key}.chartPath`, obj.chartPath);
   const chartRepo = r.string(`${key}.chartRepo`, obj.chartRepo);
   const chartVersion = r.string(`${key}.chartVersion`, obj.chartVersion);
-  // A chart source that is set but invalid has its own message above: no second "is required".
-  if (given(obj.chartPath) || given(obj.chartRepo)) {
-    if (chartPath !== undefined && chartRepo !== undefined) {
-      r.problems.add(`${key}.chartRepo`, chartRepo, "is set together with iko.chartPath; keep one chart source");
-    } else if (chartPath !== undefined && !fs.existsSync(chartPath)) {
-      r.problems.add(`${key}.chartPath`, chartPath, "does not exist; point it at the IKO chart folder (chart/iris-operator of the InterSystems download)");
-    } else if (chartRepo !== undefined && !given(obj.chartVersion)) {
-      r.problems.add(`${key}.chartVersion`, undefined, "is required with iko.chartRepo; pin the chart version, e.g. 3.8.42");
-    }
-  } else {
-    r.problems.add(`${key}.chartPath`, undefined, "is required; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or set iko.chartRepo and iko.chartVersion");
-  }
   const releaseName = r.string(`${key}.releaseName`, obj.releaseName, "iko") as string;
-  const releaseProblem = checkDns1123Label(releaseName);
-  if (releaseProblem) r.problems.add(`${key}.releaseName`, releaseName, releaseProblem);
   const namespace = r.string(`${key}.namespace`, obj.namespace, "iko") as string;
-  const nsProblem = checkDns1123Label(namespace);
-  if (nsProblem) r.problems.add(`${key}.namespace`, namespace, nsProblem);
   let image: IkoImage | undefined;
   const imageRef = r.string(`${key}.image`, obj.image);
   if (imageRef !== undefined) {
@@ -68,44 +62,48 @@ export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
     else if (!image) r.problems.add(`${key}.image`, imageRef, "needs a registry, a repository and a tag, e.g. containers.intersystems.com/intersystems/iris-operator-amd:3.8.42.100");
   }
   const pullSecrets = obj.imagePullSecrets === undefined ? [] : obj.imagePullSecrets;
-  if (!Array.isArray(pullSecrets) || pullSecrets.some((s) => typeof s !== "string" || checkDns1123Subdomain(s))) {
+  if (!Array.isArray(pullSecrets) || pullSecrets.some((s) => typeof s !== "string")) {
     r.problems.add(`${key}.imagePullSecrets`, pullSecrets, "must be a list of Secret names, e.g. [\"intersystems-pull-secret\"]");
   }
-  let values: Raw | undefined;
-  if (obj.values !== undefined) {
-    values = r.object(`${key}.values`, obj.values);
-    const apiserver = isObject(values.apiserver) ? values.apiserver : {};
-    for (const hook of IKO_WEBHOOK_VALUES) {
-      if (remote && (apiserver[hook] === true || apiserver[hook] === "true")) {
-        r.problems.add(`${key}.values.apiserver.${hook}`, apiserver[hook], "turns a webhook on, but a remote operator must run with both webhooks off (they would sit on the home cluster); remove it");
-      }
-    }
-  }
+  const values = obj.values === undefined ? undefined : r.object(`${key}.values`, obj.values);
   const secretName = r.string(`${key}.secretName`, obj.secretName, "work-kubeconfig") as string;
-  if (checkDns1123Subdomain(secretName)) r.problems.add(`${key}.secretName`, secretName, checkDns1123Subdomain(secretName) as string);
   const secretKey = r.string(`${key}.secretKey`, obj.secretKey, "config") as string;
-  if (!/^[-._a-zA-Z0-9]+$/.test(secretKey) || secretKey.length > 253) {
-    r.problems.add(`${key}.secretKey`, secretKey, "is not a valid Secret key; use letters, digits, '-', '_' and '.', e.g. \"config\"");
-  }
   const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath, "/airgap/.kube/config") as string;
-  if (!/^\/[^'"\s\\]+$/.test(kubeconfigPath) || kubeconfigPath.endsWith("/") || kubeconfigPath.split("/").filter(Boolean).length < 2) {
-    r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, "must be an absolute file path below a folder, without quotes or spaces, e.g. /airgap/.kube/config");
-  }
   const crdFrom = r.oneOf(`${key}.crdFrom`, obj.crdFrom, ["manifest", "home"] as const, "manifest");
   const crdManifestPath = r.string(`${key}.crdManifestPath`, obj.crdManifestPath);
-  if (remote && crdFrom === "manifest") {
-    if (crdManifestPath === undefined && !given(obj.crdManifestPath)) {
-      r.problems.add(`${key}.crdManifestPath`, undefined, "is required for a remote operator; export the CRD with `kubectl get crd irisclusters.intersystems.com -o yaml > ikocrds.yaml`, or set iko.crdFrom to \"home\"");
-    } else if (crdManifestPath !== undefined && !fs.existsSync(crdManifestPath)) {
-      r.problems.add(`${key}.crdManifestPath`, crdManifestPath, "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD");
-    }
-  }
-  return {
+  const cfg: IkoConfig = {
     chartPath, chartRepo, chartVersion, releaseName, namespace, image,
     imagePullSecrets: Array.isArray(pullSecrets) ? pullSecrets as string[] : [],
     values,
     credentials: r.oneOf(`${key}.credentials`, obj.credentials, ["serviceAccount", "admin"] as const, "serviceAccount"),
     credentialGeneration: r.integer(`${key}.credentialGeneration`, obj.credentialGeneration, 1, 1, 1_000_000, "; raise it by one to rotate the operator's credential"),
     secretName, secretKey, kubeconfigPath, crdManifestPath, crdFrom,
+  };
+  const given = ikoInstallArgs(cfg);
+  const problems = checkIkoHomeOperatorArgs({
+    ...given,
+    remote: remote ? { ...ikoRemoteSettings(cfg), crdManifestPath: crdFrom === "manifest" ? crdManifestPath : undefined, crdFromCluster: crdFrom === "home" ? "home" : undefined } : undefined,
+  });
+  // A chart key that is set but not a string has its own message: no second one about the chart.
+  const chartReported = ["chartPath", "chartRepo", "chartVersion"].some((k) => r.problems.has(`${key}.${k}`));
+  r.componentProblems(problems
+    .filter(([f]) => !(chartReported && f.startsWith("chart.")))
+    .map(([f, v, p]) => [f, v, IKO_CONFIG_HINTS[f] && (v === undefined || v === "") ? `${p} (${IKO_CONFIG_HINTS[f]})` : p]), IKO_FIELD_KEYS);
+  return cfg;
+}
+
+/** The IkoHomeOperator args an `iko` config gives, but for the clusters and remote mode: one mapping for every stack. */
+export function ikoInstallArgs(iko: IkoConfig): Omit<IkoHomeOperatorArgs, "home" | "remote" | "timeoutSeconds" | "workDir"> {
+  return {
+    chart: iko.chartPath !== undefined ? { path: iko.chartPath } : { repo: iko.chartRepo, version: iko.chartVersion },
+    releaseName: iko.releaseName, namespace: iko.namespace, image: iko.image, imagePullSecrets: iko.imagePullSecrets, values: iko.values,
+  };
+}
+
+/** The remote-mode args an `iko` config gives, but for the clusters and the CRD's source. */
+export function ikoRemoteSettings(iko: IkoConfig): Omit<IkoRemoteArgs, "target" | "crdManifestPath" | "crdFromCluster" | "identityNamespace"> {
+  return {
+    secretName: iko.secretName, secretKey: iko.secretKey, kubeconfigPath: iko.kubeconfigPath,
+    credentials: iko.credentials, credentialGeneration: iko.credentialGeneration,
   };
 }

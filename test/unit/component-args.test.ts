@@ -12,6 +12,7 @@ import { Registered, fakeKubeconfig, installMocks, settle } from "./mocks";
 const registered: Registered[] = installMocks();
 // Components are imported after the mocks are installed.
 import { CiliumCni, checkCiliumCniArgs } from "../../components/cilium";
+import { IkoHomeOperator, checkIkoHomeOperatorArgs } from "../../components/iko";
 import { KarmadaControlPlane, KarmadaMember, checkKarmadaMemberArgs } from "../../components/karmada";
 import { KindCluster, checkKindClusterArgs } from "../../components/kind";
 import { ConfigError, validateConfig } from "../../stacks";
@@ -19,6 +20,7 @@ import { ConfigError, validateConfig } from "../../stacks";
 const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
 const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
 const since = (n: number) => registered.slice(n);
+const shown = (v: unknown) => (v === undefined ? "(not set)" : JSON.stringify(v));
 const tick = () => new Promise((r) => setTimeout(r, 50));
 
 type Raw = Record<string, unknown>;
@@ -48,7 +50,7 @@ const LONG = "c".repeat(40);
 interface Case {
   title: string;
   /** The component, its resource name, and how to construct it with the bad value. */
-  component: "KindCluster" | "CiliumCni" | "KarmadaMember";
+  component: "KindCluster" | "CiliumCni" | "KarmadaMember" | "IkoHomeOperator";
   resource: string;
   construct: () => unknown;
   field: string;
@@ -91,6 +93,29 @@ const CASES: Case[] = [
   { title: "a Karmada member name with capitals", component: "KarmadaMember", resource: "member", construct: () => new KarmadaMember("member", { karmada, member: host, clusterName: "Bad_Name" }),
     field: "clusterName", value: "Bad_Name", problem: DNS,
     config: () => { const c = fleet(); (c.clusters as Raw[])[1].name = "Bad_Name"; return c; }, key: "clusters[1].name" },
+  { title: "a release name with capitals", component: "IkoHomeOperator", resource: "ikorel", construct: () => new IkoHomeOperator("ikorel", { home: host, chart: { path: CHART }, releaseName: "IKO" }),
+    field: "releaseName", value: "IKO", problem: DNS, config: () => ({ ...wfh(), iko: { chartPath: CHART, crdManifestPath: CRD, releaseName: "IKO" } }), key: "iko.releaseName" },
+  { title: "a namespace with a dot", component: "IkoHomeOperator", resource: "ikons", construct: () => new IkoHomeOperator("ikons", { home: host, chart: { path: CHART }, namespace: "iko.system" }),
+    field: "namespace", value: "iko.system", problem: DNS, config: () => ({ ...wfh(), iko: { chartPath: CHART, crdManifestPath: CRD, namespace: "iko.system" } }), key: "iko.namespace" },
+  { title: "a chart folder that does not exist", component: "IkoHomeOperator", resource: "ikochart", construct: () => new IkoHomeOperator("ikochart", { home: host, chart: { path: "./no-such-chart" } }),
+    field: "chart.path", value: "./no-such-chart", problem: "does not exist; point it at the IKO chart folder (chart/iris-operator of the InterSystems download)",
+    config: () => ({ ...wfh(), iko: { chartPath: "./no-such-chart", crdManifestPath: CRD } }), key: "iko.chartPath" },
+  { title: "a chart repository without a version", component: "IkoHomeOperator", resource: "ikorepo", construct: () => new IkoHomeOperator("ikorepo", { home: host, chart: { repo: "oci://r.example/iko" } }),
+    field: "chart.version", value: undefined, problem: "is required with a chart repository; pin the chart version, e.g. 3.8.42",
+    config: () => ({ ...wfh(), iko: { chartRepo: "oci://r.example/iko", crdManifestPath: CRD } }), key: "iko.chartVersion" },
+  { title: "a Secret key with a space", component: "IkoHomeOperator", resource: "ikokey", construct: () => new IkoHomeOperator("ikokey", { home: host, chart: { path: CHART }, remote: { target: host, crdManifestPath: CRD, secretKey: "my config" } }),
+    field: "remote.secretKey", value: "my config", problem: "is not a valid Secret key; use letters, digits, '-', '_' and '.', e.g. \"config\"",
+    config: () => ({ ...wfh(), iko: { chartPath: CHART, crdManifestPath: CRD, secretKey: "my config" } }), key: "iko.secretKey" },
+  { title: "a relative kubeconfig mount path", component: "IkoHomeOperator", resource: "ikopath", construct: () => new IkoHomeOperator("ikopath", { home: host, chart: { path: CHART }, remote: { target: host, crdManifestPath: CRD, kubeconfigPath: "airgap/config" } }),
+    field: "remote.kubeconfigPath", value: "airgap/config", problem: "must be an absolute file path below a folder, without quotes or spaces, e.g. /airgap/.kube/config",
+    config: () => ({ ...wfh(), iko: { chartPath: CHART, crdManifestPath: CRD, kubeconfigPath: "airgap/config" } }), key: "iko.kubeconfigPath" },
+  { title: "a webhook turned on for a remote operator", component: "IkoHomeOperator", resource: "ikohook",
+    construct: () => new IkoHomeOperator("ikohook", { home: host, chart: { path: CHART }, values: { apiserver: { enableMutatingWebhook: true } }, remote: { target: host, crdManifestPath: CRD } }),
+    field: "values.apiserver.enableMutatingWebhook", value: true, problem: "turns a webhook on, but a remote operator must run with both webhooks off (they would sit on the home cluster); remove it",
+    config: () => ({ ...wfh(), iko: { chartPath: CHART, crdManifestPath: CRD, values: { apiserver: { enableMutatingWebhook: true } } } }), key: "iko.values.apiserver.enableMutatingWebhook" },
+  { title: "a CRD manifest that does not exist", component: "IkoHomeOperator", resource: "ikocrd", construct: () => new IkoHomeOperator("ikocrd", { home: host, chart: { path: CHART }, remote: { target: host, crdManifestPath: "./no-crd.yaml" } }),
+    field: "remote.crdManifestPath", value: "./no-crd.yaml", problem: "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD",
+    config: () => ({ ...wfh(), iko: { chartPath: CHART, crdManifestPath: "./no-crd.yaml" } }), key: "iko.crdManifestPath" },
 ];
 
 describe("component args: the constructor and the stack config report the same problem", () => {
@@ -114,12 +139,12 @@ describe("component args: the constructor and the stack config report the same p
       const n = registered.length;
       assert.throws(c.construct, (e: unknown) => {
         assert.ok(e instanceof Error);
-        assert.strictEqual(e.message, `${c.component} "${c.resource}": ${c.field}: ${JSON.stringify(c.value)} ${c.problem}`);
+        assert.strictEqual(e.message, `${c.component} "${c.resource}": ${c.field}: ${shown(c.value)} ${c.problem}`);
         return true;
       });
       await tick();
       assert.deepStrictEqual(since(n).map((r) => `${r.type}/${r.name}`), [], "nothing declared");
-      const line = `iko-plus:${c.key}: ${JSON.stringify(c.value)} ${c.problem}`;
+      const line = `iko-plus:${c.key}: ${shown(c.value)} ${c.problem}`;
       const problems = configProblems(c.config());
       assert.ok(problems.includes(line), `config reports ${line}\ngot:\n${problems.join("\n")}`);
       assert.strictEqual(problems.filter((p) => p.startsWith(`iko-plus:${c.key}: `)).length, 1, "one problem per config key");
@@ -164,6 +189,15 @@ describe("component args: the constructor and the stack config report the same p
     assert.deepStrictEqual(checkKindClusterArgs({ workers: 2.5 }), [["workers", 2.5, "must be a whole number from 0 to 20"]]);
     assert.deepStrictEqual(checkCiliumCniArgs({}), []);
     assert.deepStrictEqual(checkCiliumCniArgs({ clusterName: "c".repeat(32), clusterId: 255 }), []);
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: { path: CHART } }), []);
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: { repo: "oci://r.example/iko", version: "3.8.42" }, releaseName: "iko", namespace: "iko", imagePullSecrets: ["pull"] }), []);
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: { path: CHART }, remote: { crdFromCluster: true, secretName: "work-kubeconfig", secretKey: "config", kubeconfigPath: "/airgap/.kube/config" } }), []);
+    // Local mode judges no remote field: its webhooks are the chart's business.
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: { path: CHART }, values: { apiserver: { enableMutatingWebhook: true } } }), []);
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: {} }).map(([f]) => f), ["chart.path"]);
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: { path: CHART, repo: "oci://r.example/iko" } }).map(([f]) => f), ["chart.repo"]);
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: { path: CHART }, imagePullSecrets: ["Bad Secret"] }).map(([f]) => f), ["imagePullSecrets"]);
+    assert.deepStrictEqual(checkIkoHomeOperatorArgs({ chart: { path: CHART }, remote: {} }).map(([f]) => f), ["remote.crdManifestPath"]);
   });
 
   it("the config shows the value it was given (text) and keeps one problem per key", () => {

@@ -152,7 +152,7 @@ describe("fleet config", () => {
     ["an unjoined name listed twice, reported once (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { affinities: [{ name: "a", clusterNames: ["ikoghost", "ikoghost"] }] }; },
       'iko-plus:federatedIrisClusters[0].placement.affinities[0].clusterNames: "ikoghost" is not a joined member of this fleet; use one of: ikoclone'],
     ["an empty IKO chart path (unit)", (c) => { c.iko = { chartPath: "", crdManifestPath: CRD }; },
-      'iko-plus:iko.chartPath: "" is empty; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or leave it out and set iko.chartRepo and iko.chartVersion'],
+      'iko-plus:iko.chartPath: "" is empty; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or give a chart repository and version instead (iko.chartRepo, iko.chartVersion)'],
     ["an empty CRD manifest path with federated IrisClusters (unit)", (c) => { c.iko = { chartPath: CHART, crdManifestPath: "" }; },
       'iko-plus:iko.crdManifestPath: "" must be a non-empty string'],
     ["an unknown member access", (c) => { (c.clusters as Record<string, unknown>[])[1].join = { access: "admin" }; },
