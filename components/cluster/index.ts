@@ -1,2 +1,3 @@
 export * from "./handle";
 export * from "./existing";
+export * from "./manifest";

@@ -9,10 +9,11 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { customResource } from "../cluster/manifest";
 import { KarmadaHandle } from "./control-plane";
-import { Obj } from "./join";
 import { clusterAffinity } from "./policies";
 import { ClusterTarget } from "./selectors";
+import { ClusterTaintPolicy } from "./types";
 
 /** The taint Karmada's controllers and docs use for a Cluster whose Ready condition is not True. */
 export const NOT_READY_TAINT_KEY = "cluster.karmada.io/not-ready";
@@ -28,8 +29,8 @@ export interface NotReadyTaintPolicyArgs {
  * A ClusterTaintPolicy that puts `cluster.karmada.io/not-ready:NoExecute` on a Cluster while its
  * Ready condition is not True (False or Unknown) and takes it off when Ready is True again.
  */
-export function notReadyTaintPolicy(a: NotReadyTaintPolicyArgs): Obj {
-  const spec: Obj = {
+export function notReadyTaintPolicy(a: NotReadyTaintPolicyArgs): ClusterTaintPolicy {
+  const spec: ClusterTaintPolicy["spec"] = {
     addOnConditions: [{ conditionType: "Ready", operator: "NotIn", statusValues: ["True"] }],
     removeOnConditions: [{ conditionType: "Ready", operator: "In", statusValues: ["True"] }],
     taints: [{ key: NOT_READY_TAINT_KEY, effect: "NoExecute" }],
@@ -42,8 +43,5 @@ export function notReadyTaintPolicy(a: NotReadyTaintPolicyArgs): Obj {
 /** Declares the not-ready ClusterTaintPolicy in the Karmada API. */
 export function declareNotReadyTaintPolicy(resourceName: string, karmada: KarmadaHandle, args: NotReadyTaintPolicyArgs,
   opts: { parent?: pulumi.Resource; dependsOn?: pulumi.Resource[] } = {}): k8s.apiextensions.CustomResource {
-  const p = notReadyTaintPolicy(args);
-  return new k8s.apiextensions.CustomResource(resourceName, {
-    apiVersion: p.apiVersion as string, kind: p.kind as string, metadata: p.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: p.spec,
-  }, { parent: opts.parent, provider: karmada.provider, dependsOn: [...karmada.readyGate, ...(opts.dependsOn ?? [])] });
+  return customResource(resourceName, notReadyTaintPolicy(args), { parent: opts.parent, provider: karmada.provider, dependsOn: [...karmada.readyGate, ...(opts.dependsOn ?? [])] });
 }

@@ -6,6 +6,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { customResource } from "../cluster/manifest";
 import { IRIS_LICENSE_KEY, licenseKeySecretRef, licenseSecretName } from "../iris";
 import { KarmadaHandle } from "./control-plane";
 import { irisClusterInterpreter } from "./interpreter";
@@ -82,16 +83,10 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
     for (const s of args.secrets ?? []) selectors.push({ apiVersion: "v1", kind: "Secret", name: s });
     for (const c of args.configMaps ?? []) selectors.push({ apiVersion: "v1", kind: "ConfigMap", name: c });
     const policy = propagationPolicy({ name: this.policyName, namespace, resourceSelectors: selectors, placement: args.placement, failover: args.failover });
-    this.policy = new k8s.apiextensions.CustomResource(`${name}-policy`, {
-      apiVersion: policy.apiVersion as string, kind: policy.kind as string,
-      metadata: policy.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: policy.spec,
-    }, { ...base, dependsOn: deps });
+    this.policy = customResource(`${name}-policy`, policy, { ...base, dependsOn: deps });
     const overrides = (args.overrides ?? []).map((o, i) => {
       const op = overridePolicy({ name: o.name ?? `${md.name}-override-${i}`, namespace, resourceSelectors: [selectors[0]], target: o.target, plaintext: o.plaintext });
-      return new k8s.apiextensions.CustomResource(`${name}-override-${i}`, {
-        apiVersion: op.apiVersion as string, kind: op.kind as string,
-        metadata: op.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: op.spec,
-      }, { ...base, dependsOn: deps });
+      return customResource(`${name}-override-${i}`, op, { ...base, dependsOn: deps });
     });
     // The template last: on destroy it goes first, while policies and members still exist.
     this.template = new k8s.apiextensions.CustomResource(`${name}-template`, {
@@ -126,9 +121,7 @@ export class FleetSecret extends pulumi.ComponentResource {
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
     const base = { parent: this, provider: args.karmada.provider };
     const p = propagationPolicy({ name: `${args.name}-propagate`, namespace, resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: args.name }], placement: args.placement });
-    this.policy = new k8s.apiextensions.CustomResource(`${name}-policy`, {
-      apiVersion: p.apiVersion as string, kind: p.kind as string, metadata: p.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: p.spec,
-    }, { ...base, dependsOn: deps });
+    this.policy = customResource(`${name}-policy`, p, { ...base, dependsOn: deps });
     this.secret = new k8s.core.v1.Secret(`${name}-secret`, {
       metadata: { name: args.name, namespace },
       type: "Opaque",
@@ -140,8 +133,5 @@ export class FleetSecret extends pulumi.ComponentResource {
 
 /** The IrisCluster ResourceInterpreterCustomization in the Karmada API. */
 export function declareIrisInterpreter(name: string, karmada: KarmadaHandle, parent?: pulumi.Resource): k8s.apiextensions.CustomResource {
-  const c = irisClusterInterpreter();
-  return new k8s.apiextensions.CustomResource(name, {
-    apiVersion: c.apiVersion as string, kind: c.kind as string, metadata: c.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: c.spec,
-  }, { parent, provider: karmada.provider, dependsOn: karmada.readyGate });
+  return customResource(name, irisClusterInterpreter(), { parent, provider: karmada.provider, dependsOn: karmada.readyGate });
 }

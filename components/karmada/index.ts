@@ -10,3 +10,4 @@ export * from "./failover";
 export * from "./works";
 export * from "./works-provider";
 export * from "./api-ready";
+export * from "./types";

@@ -6,6 +6,7 @@
  * IKO's status shape is not public: these scripts read `status.phase` (what `kubectl get
  * iriscluster` prints as STATUS, e.g. "Running") and, when present, `status.conditions`.
  */
+import { ResourceInterpreterCustomization } from "./types";
 
 /** Phases that mean the IrisCluster is broken (case-insensitive): unhealthy whatever else the status says. */
 export const UNHEALTHY_PHASES = ["failed", "error", "degraded", "unhealthy"];
@@ -198,7 +199,7 @@ export const DEPENDENCIES_LUA = `function GetDependencies(desiredObj)
 end`;
 
 /** The customization object for IrisClusters. */
-export function irisClusterInterpreter(name = "iriscluster-interpreter"): Record<string, unknown> {
+export function irisClusterInterpreter(name = "iriscluster-interpreter"): ResourceInterpreterCustomization {
   return {
     apiVersion: "config.karmada.io/v1alpha1",
     kind: "ResourceInterpreterCustomization",

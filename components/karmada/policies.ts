@@ -1,8 +1,10 @@
 /**
  * Pure builders of Karmada policies (policy.karmada.io/v1alpha1).
  */
-import { Obj } from "./join";
 import { ClusterTarget } from "./selectors";
+import {
+  ApplicationFailoverSpec, ClusterAffinity, FailoverBehaviorSpec, LabelSelector, OverridePolicy, PlacementSpec, PropagationPolicy, SpreadConstraintSpec,
+} from "./types";
 
 export interface ResourceSelector {
   apiVersion: string;
@@ -32,10 +34,10 @@ export interface Placement extends ClusterTarget {
   spreadConstraints?: SpreadConstraint[];
 }
 
-export function clusterAffinity(t: ClusterTarget): Obj {
-  const a: Obj = {};
+export function clusterAffinity(t: ClusterTarget): ClusterAffinity {
+  const a: ClusterAffinity = {};
   if (t.clusterNames && t.clusterNames.length > 0) a.clusterNames = [...t.clusterNames];
-  const labelSelector: Obj = {};
+  const labelSelector: LabelSelector = {};
   if (t.labels && Object.keys(t.labels).length > 0) labelSelector.matchLabels = { ...t.labels };
   if (t.matchExpressions && t.matchExpressions.length > 0) {
     labelSelector.matchExpressions = t.matchExpressions.map((e) => (e.values && e.values.length > 0 ? { key: e.key, operator: e.operator, values: [...e.values] } : { key: e.key, operator: e.operator }));
@@ -45,8 +47,8 @@ export function clusterAffinity(t: ClusterTarget): Obj {
   return a;
 }
 
-export function placement(p: Placement): Obj {
-  const out: Obj = {};
+export function placement(p: Placement): PlacementSpec {
+  const out: PlacementSpec = {};
   if (p.affinities && p.affinities.length > 0) {
     out.clusterAffinities = p.affinities.map((a) => ({ affinityName: a.name, ...clusterAffinity(a) }));
   } else {
@@ -54,7 +56,7 @@ export function placement(p: Placement): Obj {
   }
   if (p.spreadConstraints && p.spreadConstraints.length > 0) {
     out.spreadConstraints = p.spreadConstraints.map((s) => {
-      const c: Obj = { spreadByField: s.spreadByField };
+      const c: SpreadConstraintSpec = { spreadByField: s.spreadByField };
       if (s.maxGroups !== undefined) c.maxGroups = s.maxGroups;
       if (s.minGroups !== undefined) c.minGroups = s.minGroups;
       return c;
@@ -107,12 +109,12 @@ export interface Failover {
 export const FAILOVER_DEFAULTS = { tolerationSeconds: 300, purgeMode: "Gracefully", gracePeriodSeconds: 600 } as const;
 
 /** The `spec.failover` object; gracePeriodSeconds only with Gracefully (Karmada's webhook rejects it otherwise). */
-export function failoverBehavior(f: Failover): Obj {
-  const out: Obj = {};
+export function failoverBehavior(f: Failover): FailoverBehaviorSpec {
+  const out: FailoverBehaviorSpec = {};
   if (f.application) {
     const a = f.application;
     const purgeMode = a.purgeMode ?? FAILOVER_DEFAULTS.purgeMode;
-    const app: Obj = { decisionConditions: { tolerationSeconds: a.tolerationSeconds ?? FAILOVER_DEFAULTS.tolerationSeconds }, purgeMode };
+    const app: ApplicationFailoverSpec = { decisionConditions: { tolerationSeconds: a.tolerationSeconds ?? FAILOVER_DEFAULTS.tolerationSeconds }, purgeMode };
     if (purgeMode === "Gracefully") app.gracePeriodSeconds = a.gracePeriodSeconds ?? FAILOVER_DEFAULTS.gracePeriodSeconds;
     out.application = app;
   }
@@ -120,8 +122,8 @@ export function failoverBehavior(f: Failover): Obj {
   return out;
 }
 
-export function propagationPolicy(a: PropagationPolicyArgs): Obj {
-  const spec: Obj = {
+export function propagationPolicy(a: PropagationPolicyArgs): PropagationPolicy {
+  const spec: PropagationPolicy["spec"] = {
     resourceSelectors: a.resourceSelectors.map((s) => ({ ...s })),
     placement: placement(a.placement),
   };
@@ -149,7 +151,7 @@ export interface OverridePolicyArgs {
   plaintext: PlaintextOverride[];
 }
 
-export function overridePolicy(a: OverridePolicyArgs): Obj {
+export function overridePolicy(a: OverridePolicyArgs): OverridePolicy {
   return {
     apiVersion: "policy.karmada.io/v1alpha1",
     kind: "OverridePolicy",
