@@ -40,7 +40,7 @@ export class CrdMirror extends pulumi.ComponentResource {
       const source = args.sourceCluster as ClusterHandle;
       const live = k8s.apiextensions.v1.CustomResourceDefinition.get(`${name}-source`, crdName,
         { parent: this, provider: source.provider, dependsOn: [...source.readyGate, ...(args.sourceDependsOn ?? [])] });
-      spec = live.spec as unknown as k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec;
+      spec = live.spec.apply((s): k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec => s);
       labels = live.metadata.labels;
     }
     this.crd = new k8s.apiextensions.v1.CustomResourceDefinition(`${name}-crd`, {

@@ -47,9 +47,11 @@ function readExpressions(r: Reader, key: string, v: unknown): LabelExpression[] 
     const problems = isObject(e) ? checkExpression(o) : [["", e, ""] as [string, unknown, string]];
     for (const [suffix, value, problem] of problems) if (problem) r.problems.add(`${k}.${suffix}`, value, problem);
     if (problems.length > 0) ok = false;
-    return o as unknown as LabelExpression;
+    // checkExpression has judged the key, the operator and the values: this is only the copy.
+    const operator = o.operator as LabelExpression["operator"];
+    return Array.isArray(o.values) ? { key: String(o.key), operator, values: o.values.map(String) } : { key: String(o.key), operator };
   });
-  return ok ? out.map((e) => (e.values === undefined ? { key: e.key, operator: e.operator } : { key: e.key, operator: e.operator, values: [...e.values] })) : undefined;
+  return ok ? out : undefined;
 }
 
 /** Reads a member target; names must be joined members (unless `joined` is undefined: members joined elsewhere). */
