@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "bin/**", "lab/tools/**", ".iko-plus/**", "test/fixtures/**"] },
+  { ignores: ["node_modules/**", "bin/**", "lab/tools/**", ".iko-plus/**", "test/fixtures/**", ".stryker-tmp/**", "reports/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
