@@ -9,7 +9,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions, readKubeconfigFile } from "../cluster";
 import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeconfig";
 import { DEFAULT_API_READY_TIMEOUT_SECONDS, KARMADA_API_GROUPS, KarmadaApiReady } from "./api-ready";
-import { KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_NAMESPACE, KARMADA_RELEASE, KarmadaImages, endpointHost, karmadaValues } from "./values";
+import { ArgProblem, chartImageValues, checkField, checkImageRef, throwIfArgProblems } from "../names";
+import {
+  KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_IMAGE_KEYS, KARMADA_NAMESPACE, KARMADA_RELEASE, KarmadaImages, endpointHost, karmadaValues,
+} from "./values";
 
 /** What other components need of a Karmada API. */
 export interface KarmadaHandle {
@@ -60,6 +63,53 @@ export interface KarmadaControlPlaneArgs {
   existing?: { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
 }
 
+/** The NodePort range of a default kube-apiserver (`--service-node-port-range`). */
+export const NODE_PORT_RANGE = [30000, 32767] as const;
+
+/** The fields `checkKarmadaControlPlaneArgs` judges (no cluster handle is needed to check them). */
+export interface KarmadaControlPlaneCheckedArgs {
+  helm?: Partial<Pick<KarmadaHelmArgs, "endpoint" | "nodePort" | "kubectlImage" | "images">>;
+  existing?: { kubeconfig?: unknown; kubeconfigPath?: string };
+}
+
+/**
+ * Problems of KarmadaControlPlane args, as `[field, value, problem]` (`helm.endpoint`,
+ * `helm.images.webhook`, `existing.kubeconfigPath`); the stack config reports them under
+ * `karmada.*`.
+ */
+export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArgs): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  if ((args.helm === undefined) === (args.existing === undefined)) {
+    problems.push(["helm", undefined, "or existing is required (exactly one): install Karmada by Helm on a host cluster, or use an existing Karmada API"]);
+    return problems;
+  }
+  const h = args.helm;
+  if (h) {
+    if (h.endpoint === undefined || !/^https:\/\/[^/\s]+:\d+$/.test(h.endpoint)) {
+      problems.push(["helm.endpoint", h.endpoint, "must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)"]);
+    }
+    const [min, max] = NODE_PORT_RANGE;
+    if (h.nodePort !== undefined && (!Number.isInteger(h.nodePort) || h.nodePort < min || h.nodePort > max)) {
+      problems.push(["helm.nodePort", h.nodePort, `must be a whole number from ${min} to ${max} (the NodePort range)`]);
+    }
+    checkField(problems, "helm.kubectlImage", h.kubectlImage, checkImageRef);
+    for (const key of KARMADA_IMAGE_KEYS) {
+      const ref = h.images?.[key];
+      if (ref === undefined) continue;
+      const problem = checkImageRef(ref) ?? (chartImageValues(ref) ? undefined : "must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)");
+      if (problem) problems.push([`helm.images.${key}`, ref, problem]);
+    }
+    if (h.kubectlImage !== undefined && h.images?.kubectl !== undefined) {
+      problems.push(["helm.kubectlImage", h.kubectlImage, "is set twice (images.kubectl names the kubectl image too); keep one"]);
+    }
+  }
+  const e = args.existing;
+  if (e && (e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
+    problems.push(["existing.kubeconfigPath", e.kubeconfigPath, "or a kubeconfig is required (exactly one) for an existing Karmada"]);
+  }
+  return problems;
+}
+
 export class KarmadaControlPlane extends pulumi.ComponentResource implements KarmadaHandle {
   declare public readonly kubeconfig: pulumi.Output<string>;
   declare public readonly endpoint: pulumi.Output<string>;
@@ -71,10 +121,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
   declare public readonly apiReady: KarmadaApiReady | undefined;
 
   constructor(name: string, args: KarmadaControlPlaneArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwIfArgProblems("KarmadaControlPlane", name, checkKarmadaControlPlaneArgs(args));
     super("iko-plus:karmada:KarmadaControlPlane", name, {}, opts);
-    if ((args.helm === undefined) === (args.existing === undefined)) {
-      throw new Error(`KarmadaControlPlane "${name}": give exactly one of helm and existing`);
-    }
     if (args.helm) {
       const h = args.helm;
       const values = karmadaValues({ nodePort: h.nodePort ?? 32443, extraCertHosts: [endpointHost(h.endpoint)], kubectlImage: h.kubectlImage, images: h.images });

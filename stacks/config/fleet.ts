@@ -3,7 +3,7 @@
  * IrisClusters and fleet Secrets. Secret values (kubeconfigs, license keys, Secret data) live in
  * their own secret config keys, which the entries name.
  */
-import { chartImageValues, cidrsOverlap, checkDns1123Label, checkImageRef } from "../../components/names";
+import { cidrsOverlap, checkDns1123Label } from "../../components/names";
 import { Problems } from "../problems";
 import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
@@ -11,8 +11,11 @@ import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, targetGiven } from "./placement";
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
-import { Raw, Reader, isObject } from "./read";
-import { ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaMemberArgs } from "../../components/karmada";
+import { Raw, Reader, configNumber, isObject } from "./read";
+import {
+  ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaControlPlaneArgs, checkKarmadaMemberArgs,
+} from "../../components/karmada";
+import { ArgProblem } from "../../components/names";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
@@ -131,42 +134,42 @@ function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], r
   const k = r.object("karmada", rawK);
   r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "images", "kubeconfigPath", "kubeconfigSecret"]);
   const mode = r.oneOf("karmada.mode", k.mode, ["helm", "existing"] as const, "helm");
-  const cfg: KarmadaConfig = { mode, nodePort: r.integer("karmada.nodePort", k.nodePort, 32443, 30000, 32767, " (the NodePort range)") };
+  const givenNodePort = configNumber(k.nodePort);
+  const cfg: KarmadaConfig = { mode, nodePort: 32443 };
+  // The keys of KarmadaControlPlane's fields, for its problems.
+  const keys: Record<string, string | [string, unknown]> = {
+    "helm.endpoint": "karmada.endpoint", "helm.nodePort": ["karmada.nodePort", k.nodePort], "helm.kubectlImage": "karmada.kubectlImage",
+    "existing.kubeconfigPath": "karmada.kubeconfigPath", ...Object.fromEntries(KARMADA_IMAGE_KEYS.map((key) => [`helm.images.${key}`, `karmada.images.${key}`])),
+  };
+  let problems: ArgProblem[];
   if (mode === "helm") {
     cfg.host = r.string("karmada.host", k.host);
     if (cfg.host === undefined) r.problems.add("karmada.host", undefined, "is required in helm mode; name the cluster that hosts Karmada, e.g. ikofett");
     else if (!clusters.some((c) => c.name === cfg.host)) r.problems.add("karmada.host", cfg.host, `is not one of this stack's clusters (${clusters.map((c) => c.name).join(", ")})`);
     cfg.endpoint = r.string("karmada.endpoint", k.endpoint);
-    if (cfg.endpoint === undefined || !/^https:\/\/[^/\s]+:\d+$/.test(cfg.endpoint)) {
-      r.problems.add("karmada.endpoint", k.endpoint, "must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)");
-    }
     cfg.chartPath = r.string("karmada.chartPath", k.chartPath);
     cfg.chartVersion = r.string("karmada.chartVersion", k.chartVersion);
     cfg.kubectlImage = r.string("karmada.kubectlImage", k.kubectlImage);
-    if (cfg.kubectlImage !== undefined && checkImageRef(cfg.kubectlImage)) r.problems.add("karmada.kubectlImage", cfg.kubectlImage, checkImageRef(cfg.kubectlImage) as string);
+    let images: KarmadaImages | undefined;
     if (k.images !== undefined) {
       const imgs = r.object("karmada.images", k.images);
       r.unknownKeys("karmada.images", imgs, [...KARMADA_IMAGE_KEYS]);
-      const images: KarmadaImages = {};
+      images = {};
       for (const key of KARMADA_IMAGE_KEYS) {
         const ref = r.string(`karmada.images.${key}`, imgs[key]);
-        if (ref === undefined) continue;
-        const problem = checkImageRef(ref) ?? (chartImageValues(ref) ? undefined : "must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)");
-        if (problem) r.problems.add(`karmada.images.${key}`, ref, problem);
-        else images[key] = ref;
+        if (ref !== undefined) images[key] = ref;
       }
-      if (cfg.kubectlImage !== undefined && images.kubectl !== undefined) {
-        r.problems.add("karmada.kubectlImage", cfg.kubectlImage, "is set twice (also karmada.images.kubectl); keep one");
-      }
-      cfg.images = images;
     }
+    problems = checkKarmadaControlPlaneArgs({ helm: { endpoint: cfg.endpoint, nodePort: givenNodePort, kubectlImage: cfg.kubectlImage, images } });
+    // Only the images the chart can take go into the config; the others have their problem.
+    if (images) cfg.images = Object.fromEntries(Object.entries(images).filter(([key]) => !problems.some(([f]) => f === `helm.images.${key}`)));
   } else {
     cfg.kubeconfigPath = r.string("karmada.kubeconfigPath", k.kubeconfigPath);
     cfg.kubeconfigSecret = k.kubeconfigSecret === undefined ? undefined : readSecretRef(r, "karmada.kubeconfigSecret", k.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-    if ((cfg.kubeconfigPath === undefined) === (cfg.kubeconfigSecret === undefined)) {
-      r.problems.add("karmada.kubeconfigPath", cfg.kubeconfigPath, "or karmada.kubeconfigSecret is required (exactly one) for an existing Karmada");
-    }
+    problems = checkKarmadaControlPlaneArgs({ existing: { kubeconfigPath: cfg.kubeconfigPath, kubeconfig: cfg.kubeconfigSecret } });
   }
+  r.componentProblems(problems.map(([f, v, p]) => [f, v, f === "existing.kubeconfigPath" ? `${p} (karmada.kubeconfigSecret)` : p]), keys);
+  if (givenNodePort !== undefined && !problems.some(([f]) => f === "helm.nodePort")) cfg.nodePort = givenNodePort;
   return cfg;
 }
 

@@ -50,7 +50,7 @@ const LONG = "c".repeat(40);
 interface Case {
   title: string;
   /** The component, its resource name, and how to construct it with the bad value. */
-  component: "KindCluster" | "CiliumCni" | "KarmadaMember" | "IkoHomeOperator";
+  component: "KindCluster" | "CiliumCni" | "KarmadaMember" | "IkoHomeOperator" | "KarmadaControlPlane";
   resource: string;
   construct: () => unknown;
   field: string;
@@ -116,6 +116,21 @@ const CASES: Case[] = [
   { title: "a CRD manifest that does not exist", component: "IkoHomeOperator", resource: "ikocrd", construct: () => new IkoHomeOperator("ikocrd", { home: host, chart: { path: CHART }, remote: { target: host, crdManifestPath: "./no-crd.yaml" } }),
     field: "remote.crdManifestPath", value: "./no-crd.yaml", problem: "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD",
     config: () => ({ ...wfh(), iko: { chartPath: CHART, crdManifestPath: "./no-crd.yaml" } }), key: "iko.crdManifestPath" },
+  { title: "an endpoint without https", component: "KarmadaControlPlane", resource: "kcpend", construct: () => new KarmadaControlPlane("kcpend", { helm: { host, endpoint: "http://127.0.0.1:32443" } }),
+    field: "helm.endpoint", value: "http://127.0.0.1:32443",
+    problem: "must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)",
+    config: () => ({ ...fleet(), karmada: { mode: "helm", host: "ikofett", endpoint: "http://127.0.0.1:32443" } }), key: "karmada.endpoint" },
+  { title: "a NodePort outside the range", component: "KarmadaControlPlane", resource: "kcpport", construct: () => new KarmadaControlPlane("kcpport", { helm: { host, endpoint: "https://127.0.0.1:32443", nodePort: 443 } }),
+    field: "helm.nodePort", value: 443, problem: "must be a whole number from 30000 to 32767 (the NodePort range)",
+    config: () => ({ ...fleet(), karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", nodePort: 443 } }), key: "karmada.nodePort" },
+  { title: "a Karmada image tagged latest", component: "KarmadaControlPlane", resource: "kcpimg",
+    construct: () => new KarmadaControlPlane("kcpimg", { helm: { host, endpoint: "https://127.0.0.1:32443", images: { webhook: "docker.io/karmada/karmada-webhook:latest" } } }),
+    field: "helm.images.webhook", value: "docker.io/karmada/karmada-webhook:latest", problem: "uses the tag \"latest\"; pin a version, e.g. \":2025.1\"",
+    config: () => ({ ...fleet(), karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", images: { webhook: "docker.io/karmada/karmada-webhook:latest" } } }), key: "karmada.images.webhook" },
+  { title: "the kubectl image set twice", component: "KarmadaControlPlane", resource: "kcpkubectl",
+    construct: () => new KarmadaControlPlane("kcpkubectl", { helm: { host, endpoint: "https://127.0.0.1:32443", kubectlImage: "docker.io/a/kubectl:1", images: { kubectl: "docker.io/b/kubectl:1" } } }),
+    field: "helm.kubectlImage", value: "docker.io/a/kubectl:1", problem: "is set twice (images.kubectl names the kubectl image too); keep one",
+    config: () => ({ ...fleet(), karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", kubectlImage: "docker.io/a/kubectl:1", images: { kubectl: "docker.io/b/kubectl:1" } } }), key: "karmada.kubectlImage" },
 ];
 
 describe("component args: the constructor and the stack config report the same problem", () => {

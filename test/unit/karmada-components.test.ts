@@ -64,7 +64,7 @@ describe("Karmada components under mocks", () => {
     await settle(kp, kp.provider);
     assert.ok(!since(n).some((r) => r.type === "kubernetes:helm.sh/v3:Release"));
     assert.strictEqual((await resolve(kp.endpoint)).value, "https://127.0.0.1:5443");
-    assert.throws(() => new KarmadaControlPlane("bad", {}), /give exactly one of helm and existing/);
+    assert.throws(() => new KarmadaControlPlane("bad", {}), /KarmadaControlPlane "bad": helm: \(not set\) or existing is required \(exactly one\)/);
   });
 
   it("KarmadaMember: karmadactl's objects on the member, token Secrets and the Cluster in Karmada", async () => {
