@@ -11,6 +11,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster";
 import { tokenKubeconfig } from "../kubeconfig";
+import { ArgProblem, throwIfArgProblems } from "../names";
 
 export interface GkeClusterArgs {
   /** GKE cluster name. @default the resource name */
@@ -47,6 +48,35 @@ export function gkeServer(endpoint: string): string {
   return endpoint.startsWith("https://") ? endpoint : `https://${endpoint}`;
 }
 
+/** The fields `checkGkeClusterArgs` judges. */
+export type GkeClusterCheckedArgs = Partial<Pick<GkeClusterArgs, "clusterName" | "location" | "nodeCount" | "machineType">>;
+
+/** A GCP region (us-central1) or zone (us-central1-a). */
+const GCP_LOCATION = /^[a-z]+(-[a-z]+)+\d+(-[a-z])?$/;
+
+/**
+ * Problems of GkeCluster args, as `[field, value, problem]`; the fleet config reports them under
+ * `clusters[i].gke.*`. The constructor passes the resource name as `clusterName` when none is set.
+ */
+export function checkGkeClusterArgs(args: GkeClusterCheckedArgs): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  if (args.location === undefined || args.location === "") {
+    problems.push(["location", args.location, "is required for a GKE cluster; use a region (us-central1) or a zone (us-central1-a)"]);
+  } else if (!GCP_LOCATION.test(args.location)) {
+    problems.push(["location", args.location, "is not a GCP region or zone; use a region (us-central1) or a zone (us-central1-a)"]);
+  }
+  if (args.clusterName !== undefined && !/^[a-z]([-a-z0-9]{0,38}[a-z0-9])?$/.test(args.clusterName)) {
+    problems.push(["clusterName", args.clusterName, "is not a GKE cluster name; use at most 40 lowercase letters, digits and '-', starting with a letter and not ending with '-'"]);
+  }
+  if (args.nodeCount !== undefined && (!Number.isInteger(args.nodeCount) || args.nodeCount < 1 || args.nodeCount > 100)) {
+    problems.push(["nodeCount", args.nodeCount, "must be a whole number from 1 to 100"]);
+  }
+  if (args.machineType !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)+$/.test(args.machineType)) {
+    problems.push(["machineType", args.machineType, "is not a machine type; use one like e2-standard-4"]);
+  }
+  return problems;
+}
+
 export class GkeCluster extends pulumi.ComponentResource implements ClusterHandle {
   declare public readonly name: string;
   declare public readonly kubeconfig: pulumi.Output<string>;
@@ -60,6 +90,7 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
   declare public readonly nodePool: gcp.container.NodePool;
 
   constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwIfArgProblems("GkeCluster", name, checkGkeClusterArgs({ ...args, clusterName: args.clusterName ?? name }));
     super("iko-plus:gcp:GkeCluster", name, {}, opts);
     this.name = args.clusterName ?? name;
     const gcpProvider = args.gcpProvider ?? new gcp.Provider(`${name}-gcp`, { project: args.project }, { parent: this });

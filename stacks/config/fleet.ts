@@ -16,6 +16,7 @@ import {
   ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaControlPlaneArgs, checkKarmadaMemberArgs,
 } from "../../components/karmada";
 import { ArgProblem } from "../../components/names";
+import { checkGkeClusterArgs } from "../../components/gcp";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
@@ -108,11 +109,16 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
     const g = r.object(`${key}.gke`, obj.gke);
     r.unknownKeys(`${key}.gke`, g, ["project", "location", "nodeCount", "machineType", "deletionProtection"]);
     const location = r.string(`${key}.gke.location`, g.location);
-    if (location === undefined) r.problems.add(`${key}.gke.location`, undefined, "is required for a GKE cluster; use a region (us-central1) or a zone (us-central1-a)");
+    const machineType = r.string(`${key}.gke.machineType`, g.machineType, "e2-standard-4") as string;
+    const nodeCount = configNumber(g.nodeCount);
+    const gkeProblems = checkGkeClusterArgs({ clusterName: base.name, location, nodeCount, machineType });
+    r.componentProblems(gkeProblems, {
+      clusterName: `${key}.name`, location: `${key}.gke.location`, nodeCount: [`${key}.gke.nodeCount`, g.nodeCount], machineType: `${key}.gke.machineType`,
+    });
     gke = {
       project: r.string(`${key}.gke.project`, g.project), location: location ?? "",
-      nodeCount: r.integer(`${key}.gke.nodeCount`, g.nodeCount, 1, 1, 100),
-      machineType: r.string(`${key}.gke.machineType`, g.machineType, "e2-standard-4") as string,
+      nodeCount: nodeCount === undefined || gkeProblems.some(([f]) => f === "nodeCount") ? 1 : nodeCount,
+      machineType,
       deletionProtection: r.boolean(`${key}.gke.deletionProtection`, g.deletionProtection, true),
     };
   } else if (obj.gke !== undefined) {

@@ -12,6 +12,7 @@ import { Registered, fakeKubeconfig, installMocks, settle } from "./mocks";
 const registered: Registered[] = installMocks();
 // Components are imported after the mocks are installed.
 import { CiliumCni, checkCiliumCniArgs } from "../../components/cilium";
+import { GkeCluster } from "../../components/gcp";
 import { IkoHomeOperator, checkIkoHomeOperatorArgs } from "../../components/iko";
 import { KarmadaControlPlane, KarmadaMember, checkKarmadaMemberArgs } from "../../components/karmada";
 import { KindCluster, checkKindClusterArgs } from "../../components/kind";
@@ -50,7 +51,7 @@ const LONG = "c".repeat(40);
 interface Case {
   title: string;
   /** The component, its resource name, and how to construct it with the bad value. */
-  component: "KindCluster" | "CiliumCni" | "KarmadaMember" | "IkoHomeOperator" | "KarmadaControlPlane";
+  component: "KindCluster" | "CiliumCni" | "KarmadaMember" | "IkoHomeOperator" | "KarmadaControlPlane" | "GkeCluster";
   resource: string;
   construct: () => unknown;
   field: string;
@@ -131,6 +132,15 @@ const CASES: Case[] = [
     construct: () => new KarmadaControlPlane("kcpkubectl", { helm: { host, endpoint: "https://127.0.0.1:32443", kubectlImage: "docker.io/a/kubectl:1", images: { kubectl: "docker.io/b/kubectl:1" } } }),
     field: "helm.kubectlImage", value: "docker.io/a/kubectl:1", problem: "is set twice (images.kubectl names the kubectl image too); keep one",
     config: () => ({ ...fleet(), karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", kubectlImage: "docker.io/a/kubectl:1", images: { kubectl: "docker.io/b/kubectl:1" } } }), key: "karmada.kubectlImage" },
+  { title: "a GKE location that is no region or zone", component: "GkeCluster", resource: "gkeloc", construct: () => new GkeCluster("gkeloc", { location: "moon" }),
+    field: "location", value: "moon", problem: "is not a GCP region or zone; use a region (us-central1) or a zone (us-central1-a)",
+    config: () => { const c = fleet(); (c.clusters as Raw[]).push({ name: "ikogke", source: "gke", gke: { location: "moon" } }); return c; }, key: "clusters[2].gke.location" },
+  { title: "a GKE node count of 0", component: "GkeCluster", resource: "gkenodes", construct: () => new GkeCluster("gkenodes", { location: "us-central1", nodeCount: 0 }),
+    field: "nodeCount", value: 0, problem: "must be a whole number from 1 to 100",
+    config: () => { const c = fleet(); (c.clusters as Raw[]).push({ name: "ikogke", source: "gke", gke: { location: "us-central1", nodeCount: 0 } }); return c; }, key: "clusters[2].gke.nodeCount" },
+  { title: "a GKE machine type with a space", component: "GkeCluster", resource: "gkemt", construct: () => new GkeCluster("gkemt", { location: "us-central1-a", machineType: "e2 standard" }),
+    field: "machineType", value: "e2 standard", problem: "is not a machine type; use one like e2-standard-4",
+    config: () => { const c = fleet(); (c.clusters as Raw[]).push({ name: "ikogke", source: "gke", gke: { location: "us-central1-a", machineType: "e2 standard" } }); return c; }, key: "clusters[2].gke.machineType" },
 ];
 
 describe("component args: the constructor and the stack config report the same problem", () => {
