@@ -4,10 +4,11 @@
  */
 import * as assert from "assert";
 import * as fs from "fs";
+import * as path from "path";
 import * as YAML from "yaml";
 import { expandRules, ikoOperatorRules } from "../../components/iko";
 import { Clients, clientsFromText, labClients, labKubeconfigPath, maybe, waitFor } from "./kube";
-import { PulumiCli } from "./pulumi-cli";
+import { PulumiCli, REPO } from "./pulumi-cli";
 import { LabStack } from "./stacks";
 
 const NS = "iko";
@@ -119,9 +120,19 @@ describe("lab: wfh stack (IKO works from home)", function () {
     console.log(`      operator identity on work (${rows.length} checks):\n        ${rows.join("\n        ")}`);
   });
 
-  it("a second up changes nothing, and preview --expect-no-changes passes", async () => {
+  it("a second up changes nothing and writes a post-renderer that runs JavaScript only; a preview writes nothing", async () => {
+    const dir = path.join(REPO, ".iko-plus", "postrender");
+    fs.rmSync(dir, { recursive: true, force: true });
     await stack.up(["--expect-no-changes"]);
+    const wrappers = fs.readdirSync(dir).filter((f) => f.endsWith(".sh"));
+    assert.strictEqual(wrappers.length, 1, `one wrapper: ${fs.readdirSync(dir).join(", ")}`);
+    const script = fs.readFileSync(path.join(dir, wrappers[0]), "utf8");
+    assert.ok(!/ts-node|\.ts\b/.test(script), `the precompiled program's wrapper runs no TypeScript:\n${script}`);
+    const lib = /"\$here\/(lib-[0-9a-f]{16})\/postrender-cli\.js"/.exec(script);
+    assert.ok(lib && fs.existsSync(path.join(dir, lib[1], "postrender.js")), "the compiled post-render modules are copied beside it");
+    fs.rmSync(dir, { recursive: true, force: true });
     await stack.preview(["--expect-no-changes"]);
+    assert.ok(!fs.existsSync(dir), "a preview writes no post-renderer");
   });
 
   it("rotating the target credential rolls the operator", async () => {
