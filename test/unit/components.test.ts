@@ -8,7 +8,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as YAML from "yaml";
-import { Registered, FAKE_TOKEN, installMocks, one, resolve, settle, unwrapSecret, fakeKubeconfig } from "./mocks";
+import { Registered, fakeToken, installMocks, one, resolve, settle, unwrapSecret, fakeKubeconfig } from "./mocks";
 
 const registered: Registered[] = installMocks();
 // Components are imported after the mocks are installed.
@@ -143,7 +143,7 @@ describe("components under mocks", () => {
     const minted = await resolve(iko.targetKubeconfig as pulumi.Output<string>);
     assert.ok(minted.secret);
     const doc = YAML.parse(minted.value);
-    assert.strictEqual(doc.users[0].user.token, FAKE_TOKEN);
+    assert.strictEqual(doc.users[0].user.token, fakeToken("iko-remote", "iko-remote-operator-token-g1"), "the token of the operator's own ServiceAccount");
     assert.strictEqual(doc.clusters[0].cluster.server, "https://w1-control-plane:6443");
     assert.ok(!minted.value.includes("client-key-data"), "not the admin credentials");
 

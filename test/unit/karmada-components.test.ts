@@ -7,7 +7,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as YAML from "yaml";
-import { FAKE_ACCESS_TOKEN, FAKE_CA, Registered, fakeKubeconfig, installMocks, one, resolve, settle, unwrapSecret } from "./mocks";
+import { FAKE_ACCESS_TOKEN, FAKE_CA, Registered, fakeKubeconfig, fakeToken, installMocks, one, resolve, settle, unwrapSecret } from "./mocks";
 
 const registered: Registered[] = installMocks();
 import { ExistingCluster } from "../../components/cluster";
@@ -95,7 +95,15 @@ describe("Karmada components under mocks", () => {
     const fields = data.value as Record<string, unknown>;
     assert.ok(data.secret || unwrapSecret(fields.token).secret, "the token goes to Karmada as a secret");
     assert.strictEqual(unwrapSecret(fields.caBundle).value, FAKE_CA);
-    assert.deepStrictEqual((one(mine, "kubernetes:core/v1:Secret", "ikoclone-member-karmada-impersonator-secret").inputs.metadata as { name: string }).name, "ikoclone-impersonator");
+    // Each ServiceAccount has a token of its own (mocks): Karmada gets the right one for each role.
+    const b64 = (ns: string, name: string) => Buffer.from(fakeToken(ns, name)).toString("base64");
+    assert.strictEqual(unwrapSecret(fields.token).value, b64("karmada-cluster", "karmada-ikoclone"), "Karmada's controllers act with the member's karmada-ikoclone token");
+    const impersonator = one(mine, "kubernetes:core/v1:Secret", "ikoclone-member-karmada-impersonator-secret");
+    assert.deepStrictEqual((impersonator.inputs.metadata as { name: string }).name, "ikoclone-impersonator");
+    const impersonatorData = unwrapSecret(impersonator.inputs.data);
+    assert.ok(impersonatorData.secret || unwrapSecret((impersonatorData.value as Record<string, unknown>).token).secret, "the impersonator token goes to Karmada as a secret");
+    assert.strictEqual(unwrapSecret((impersonatorData.value as Record<string, unknown>).token).value, b64("karmada-cluster", "karmada-impersonator"),
+      "the impersonator Secret holds the impersonator's token, not the controllers'");
     const cluster = one(mine, "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster");
     assert.strictEqual(cluster.provider, karmadaProv);
     assert.deepStrictEqual(cluster.inputs.spec, {
@@ -189,7 +197,7 @@ describe("GkeCluster under mocks", () => {
     const peer = await resolve(admin.peerKubeconfig);
     assert.ok(peer.secret);
     assert.ok(!peer.value.includes("gke-gcloud-auth-plugin") && !peer.value.includes("exec"));
-    assert.strictEqual(YAML.parse(peer.value).users[0].user.token, "fake-sa-token-abc", "the peers' ServiceAccount token");
+    assert.strictEqual(YAML.parse(peer.value).users[0].user.token, fakeToken("kube-system", "iko-plus-peer-token"), "the peers' ServiceAccount token");
     assert.deepStrictEqual(one(adminRes, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "admingke-peer-binding").inputs.roleRef,
       { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" }, "cluster-admin only when configured");
     const token = one(adminRes, "kubernetes:core/v1:Secret", "admingke-peer-token");

@@ -19,7 +19,13 @@ export interface Registered {
   custom: boolean;
 }
 
-export const FAKE_TOKEN = "fake-sa-token-abc";
+/**
+ * The token the mocks give a ServiceAccount token Secret: its own, from its namespace and name,
+ * so a token wired from the wrong Secret shows.
+ */
+export function fakeToken(namespace: string | undefined, secretName: string): string {
+  return `fake-sa-token-of-${namespace ?? "default"}-${secretName}`;
+}
 export const FAKE_CA = Buffer.from("FAKE-CA-PEM").toString("base64");
 export const FAKE_ACCESS_TOKEN = "ya29.fake-access-token";
 
@@ -72,7 +78,8 @@ export function installMocks(preview = false): Registered[] {
       const state: Record<string, unknown> = { ...args.inputs };
       const inputs = args.inputs as { type?: string; metadata?: { name?: string }; name?: string };
       if (args.type === "kubernetes:core/v1:Secret" && inputs.type === "kubernetes.io/service-account-token") {
-        state.data = { token: Buffer.from(FAKE_TOKEN).toString("base64"), "ca.crt": FAKE_CA };
+        const md = (inputs as { metadata?: { name?: string; namespace?: string } }).metadata;
+        state.data = { token: Buffer.from(fakeToken(md?.namespace, md?.name ?? args.name)).toString("base64"), "ca.crt": FAKE_CA };
       }
       if (args.type.startsWith("pulumi-nodejs:dynamic") && typeof inputs.name === "string") {
         state.kubeconfig = fakeKubeconfig(`kind-${inputs.name}`, "https://127.0.0.1:41234");
