@@ -1,65 +1,13 @@
 /**
  * The iko-plus policy pack: `pulumi preview --policy-pack policy` (or `up`). Every rule is
  * mandatory: a violation fails the preview or update. The rules are pure functions in
- * policy/rules/ (tested in test/unit/policy-*.test.ts); this file only wires them to
- * @pulumi/policy. See README "Policy pack".
+ * policy/rules/ (tested in test/unit/policy-*.test.ts), wired to @pulumi/policy in policies.ts;
+ * this file only makes them a pack. See README "Policy pack".
  */
-import { PolicyPack, ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
-import { NO_PLAIN_CREDENTIALS, plainCredentials } from "./rules/credentials";
-import { PRODUCTION_GKE_DELETION_PROTECTION, unprotectedProductionGke } from "./rules/gke";
-import { PINNED_IMAGES, unpinnedImages } from "./rules/images";
-import { REMOTE_IKO_WEBHOOKS_OFF, remoteIkoWebhooks } from "./rules/iko-webhooks";
-import { LICENSED_IRIS_NEEDS_LICENSE_KEY, missingLicenseKeys } from "./rules/license";
-import { PLACEMENT_NAMES_JOINED_CLUSTERS, unjoinedPlacements } from "./rules/placement";
-import { PolicyResource, StackFinding } from "./rules/values";
-import { keepSecretMarkers, policyResource } from "./sdk";
+import { PolicyPack } from "@pulumi/policy";
+import { ikoPlusPolicies } from "./policies";
+import { keepSecretMarkers } from "./sdk";
 
 keepSecretMarkers();
 
-function resourceRule(check: (r: PolicyResource, args: ResourceValidationArgs) => string[]) {
-  return (args: ResourceValidationArgs, report: ReportViolation) => {
-    for (const message of check(policyResource(args), args)) report(message);
-  };
-}
-
-function stackRule(check: (resources: PolicyResource[]) => StackFinding[]) {
-  return (args: StackValidationArgs, report: ReportViolation) => {
-    for (const f of check(args.resources.map(policyResource))) report(f.message, f.urn);
-  };
-}
-
-new PolicyPack("iko-plus", {
-  enforcementLevel: "mandatory",
-  policies: [
-    {
-      name: NO_PLAIN_CREDENTIALS,
-      description: "No kubeconfig, token or private key in an input that is not a Pulumi secret.",
-      validateResource: resourceRule((r) => plainCredentials(r)),
-    },
-    {
-      name: PINNED_IMAGES,
-      description: "No container image without a tag or with the tag latest.",
-      validateResource: resourceRule((r) => unpinnedImages(r)),
-    },
-    {
-      name: LICENSED_IRIS_NEEDS_LICENSE_KEY,
-      description: "An IrisCluster with a licensed IRIS image names a license key Secret declared in the stack.",
-      validateStack: stackRule(missingLicenseKeys),
-    },
-    {
-      name: PLACEMENT_NAMES_JOINED_CLUSTERS,
-      description: "Karmada placements and overrides name only clusters joined in the stack.",
-      validateStack: stackRule(unjoinedPlacements),
-    },
-    {
-      name: REMOTE_IKO_WEBHOOKS_OFF,
-      description: "A remote (works-from-home) IKO release has both admission webhooks off.",
-      validateResource: resourceRule((r) => remoteIkoWebhooks(r)),
-    },
-    {
-      name: PRODUCTION_GKE_DELETION_PROTECTION,
-      description: "GKE clusters keep deletion protection on in stacks tagged iko-plus:environment=production.",
-      validateResource: resourceRule((r, args) => unprotectedProductionGke(r, args.stackTags)),
-    },
-  ],
-});
+new PolicyPack("iko-plus", { enforcementLevel: "mandatory", policies: ikoPlusPolicies() });

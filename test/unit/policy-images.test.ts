@@ -60,4 +60,34 @@ describe("policy pinned-images", () => {
       "kubernetes:apps/v1:Deployment \"d\": input spec.template.spec.containers[0].image is [secret], which has no tag (an untagged image means latest); pin a version tag or a digest, e.g. \"<repository>:<version>\" or \"…@sha256:<digest>\"",
     ]);
   });
+  it("unit: {repository, tag} objects in lists, tags that are unknown, secret, numbers or null, and which keys are images", () => {
+    const found = unpinnedImages(res("kubernetes:helm.sh/v3:Release", "r", {
+      chart: "c",
+      values: {
+        sidecars: [{ repository: "a", tag: "latest" }, { repository: "b", tag: "1.0" }],
+        noRepo: { repository: 5, tag: "latest" },
+        noTagKey: { repository: "nginx" },
+        unknownTag: { repository: "c", tag: UNKNOWN },
+        secretTag: { repository: "d", tag: new SecretValue("latest") },
+        numberTag: { repository: "e", tag: 7 },
+        nullTag: { registry: "", repository: "f", tag: null },
+        baseImage: "alpine:latest",
+        images: "alpine:latest",
+        imageName: "alpine:latest",
+        emptyImage: "",
+      },
+    }));
+    assert.deepStrictEqual(found.map((m) => m.split(": input ")[1].split(", which")[0]), [
+      "values.baseImage is \"alpine:latest\"",
+      "values.sidecars[0].tag is \"latest\" for image \"a\"",
+      "values.nullTag.tag is null for image \"f\"",
+    ]);
+  });
+  it("unit: only core ConfigMaps and Secrets (and their patches) count as free-form data", () => {
+    const data = { data: { image: "nginx" } };
+    assert.deepStrictEqual(unpinnedImages(res("kubernetes:core/v1:SecretPatch", "s", data)), []);
+    assert.strictEqual(unpinnedImages(res("kubernetes:core/v1:ConfigMapList", "l", data)).length, 1);
+    assert.strictEqual(unpinnedImages(res("kubernetes:example.com/v1:ConfigMap", "x", data)).length, 1);
+    assert.strictEqual(unpinnedImages(res("mykubernetes:core/v1:Secret", "y", data)).length, 1);
+  });
 });

@@ -45,4 +45,27 @@ describe("policy licensed-iris-needs-license-key", () => {
     assert.deepStrictEqual(missingLicenseKeys([iris("e", "containers.intersystems.com/intersystems/iris:2025.1", UNKNOWN)]), []);
     assert.deepStrictEqual(missingLicenseKeys([iris("f", "containers.intersystems.com/intersystems/iris:2025.1", { name: UNKNOWN })]), []);
   });
+  it("unit: judges only IrisCluster types with an object spec and string images under an image key", () => {
+    const LICENSED = "containers.intersystems.com/intersystems/iris:2025.1";
+    assert.strictEqual(isIrisClusterType("xkubernetes:intersystems.com/v1alpha1:IrisCluster"), false);
+    assert.strictEqual(isIrisClusterType("kubernetes:intersystems.com/v1alpha1:IrisClusterList"), false);
+    const other = { ...iris("o", LICENSED), type: "kubernetes:example.com/v1:IrisCluster" };
+    assert.deepStrictEqual(missingLicenseKeys([other]), [], "another group's IrisCluster is not judged");
+    assert.deepStrictEqual(missingLicenseKeys([{ ...iris("u", LICENSED), props: { metadata: { name: "u" }, spec: UNKNOWN } }]), [], "a spec unknown in preview");
+    const imageUnderOtherKey = iris("k", "x");
+    (imageUnderOtherKey.props.spec as Record<string, unknown>).topology = { data: { baseImage: LICENSED, image: 5 } };
+    assert.deepStrictEqual(missingLicenseKeys([imageUnderOtherKey]), [], "only `image` keys with string values");
+  });
+  it("unit: an empty Secret name counts as none; the Secret must be in the IrisCluster's namespace, through the same cluster", () => {
+    const LICENSED = "containers.intersystems.com/intersystems/iris:2025.1";
+    assert.match(missingLicenseKeys([iris("e", LICENSED, { name: "" })])[0].message, /spec.licenseKeySecret.name is not set/);
+    // No namespace on either side means "default" on both.
+    assert.deepStrictEqual(missingLicenseKeys([iris("d", LICENSED, { name: "key" }), secret("key")]), []);
+    assert.match(missingLicenseKeys([iris("n", LICENSED, { name: "key" }, "urn:work", "iris"), secret("key")])[0].message, /no Secret iris\/key is declared/);
+    assert.match(missingLicenseKeys([iris("p", LICENSED, { name: "key" }), secret("key", undefined, "urn:home")])[0].message, /no Secret default\/key is declared in this stack on the same cluster/);
+    assert.deepStrictEqual(missingLicenseKeys([iris("q", LICENSED, { name: "key" }), { ...secret("key"), type: "kubernetes:core/v1:ConfigMap" }]).length, 1, "a ConfigMap is no Secret");
+    const noProvider = { ...iris("r", LICENSED, { name: "key" }), provider: undefined };
+    assert.deepStrictEqual(missingLicenseKeys([noProvider, secret("key", undefined, "urn:home")]), [], "a default provider matches any");
+    assert.deepStrictEqual(missingLicenseKeys([iris("s", LICENSED, { name: "key" }), { ...secret("key"), provider: undefined }]), []);
+  });
 });
