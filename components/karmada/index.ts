@@ -8,5 +8,6 @@ export * from "./member";
 export * from "./federated";
 export * from "./failover";
 export * from "./works";
+export * from "./pull";
 export * from "./works-provider";
 export * from "./api-ready";

@@ -12,14 +12,20 @@ import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, targetGiven } from "./placement";
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, isObject } from "./read";
-import { ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaMemberArgs } from "../../components/karmada";
+import { ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, SYNC_MODES, SyncMode, checkKarmadaMemberArgs } from "../../components/karmada";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
 
 export interface FleetClusterConfig extends ClusterConfig {
   iko: boolean;
-  join?: { provider?: string; region?: string; zones?: string[]; labels?: Record<string, string>; access: MemberAccess };
+  join?: {
+    provider?: string; region?: string; zones?: string[]; labels?: Record<string, string>; access: MemberAccess;
+    /** Push (Karmada calls the member) or Pull (karmada-agent on the member calls Karmada). */
+    syncMode: SyncMode;
+    /** Pull mode: the karmada-agent image. */
+    agentImage?: string;
+  };
   gke?: { project?: string; location: string; nodeCount: number; machineType: string; deletionProtection: boolean };
   extraPortMappings: { containerPort: number; hostPort: number }[];
 }
@@ -91,14 +97,18 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
     { extraKeys: FLEET_CLUSTER_KEYS, sources: ["kind", "kubeconfig", "gke"] });
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {
-    r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
     const j = obj.join === true ? {} : r.object(`${key}.join`, obj.join);
-    r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access"]);
+    r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access", "syncMode", "agentImage"]);
+    const syncMode = r.oneOf(`${key}.join.syncMode`, j.syncMode, SYNC_MODES, "Push");
+    const agentImage = r.string(`${key}.join.agentImage`, j.agentImage);
+    r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name, syncMode, agentImage }),
+      { clusterName: `${key}.name`, agentImage: `${key}.join.agentImage` });
     const zones = j.zones === undefined ? undefined : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string") ? j.zones as string[] : undefined;
     if (j.zones !== undefined && zones === undefined) r.problems.add(`${key}.join.zones`, j.zones, "must be a list of zone names, e.g. [us-central1-a]");
     const labels = readLabels(r, `${key}.join.labels`, j.labels);
     const access = r.oneOf(`${key}.join.access`, j.access, MEMBER_ACCESS, "scoped");
-    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels, access };
+    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels, access, syncMode };
+    if (agentImage !== undefined) join.agentImage = agentImage;
   }
   let gke: FleetClusterConfig["gke"];
   if (base.source === "gke") {
