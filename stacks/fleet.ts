@@ -68,11 +68,15 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     cfg.federatedIrisClusters.map((f) => ({ name: f.name, namespace: f.namespace, placement: f.placement, licenseKey: f.licenseKeyConfig !== undefined, secrets: f.secrets, configMaps: f.configMaps })),
     cfg.fleetSecrets.map((s) => ({ name: s.name, namespace: s.namespace, placement: s.placement })));
   // Pull members' agents reach a Helm-installed Karmada at its host's node, on the NodePort.
-  const agentServer = k.mode === "helm" ? handle(k.host as string).peerEndpoint.apply((e) => helmAgentServer(e, k.nodePort)) : undefined;
+  // `karmada.agentServer` wins; without it an existing Karmada's kubeconfig server is used.
+  const agentServer = k.agentServer !== undefined ? pulumi.output(k.agentServer)
+    : k.mode === "helm" ? handle(k.host as string).peerEndpoint.apply((e) => helmAgentServer(e, k.nodePort)) : undefined;
+  const agentTlsServerName = k.agentTlsServerName ?? (k.mode === "helm" && k.agentServer === undefined ? helmAgentTlsServerName(KARMADA_NAMESPACE) : undefined);
   const pullArgs = (c: FleetConfig["clusters"][number]) => c.join?.syncMode !== "Pull" ? {} : {
     syncMode: "Pull" as const,
     ...(c.join.agentImage !== undefined ? { agentImage: c.join.agentImage } : {}),
-    ...(agentServer ? { agentKarmadaServer: agentServer, agentTlsServerName: helmAgentTlsServerName(KARMADA_NAMESPACE) } : {}),
+    ...(agentServer ? { agentKarmadaServer: agentServer } : {}),
+    ...(agentTlsServerName !== undefined ? { agentTlsServerName } : {}),
   };
   const members = cfg.clusters.filter((c) => c.join).map((c) => new KarmadaMember(`${c.name}-member`, {
     karmada,

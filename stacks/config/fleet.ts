@@ -42,6 +42,9 @@ export interface KarmadaConfig {
   images?: KarmadaImages;
   kubeconfigPath?: string;
   kubeconfigSecret?: string;
+  /** The Karmada API as Pull members' agents reach it (and the name its certificate is checked for). */
+  agentServer?: string;
+  agentTlsServerName?: string;
 }
 
 export interface FederatedIrisConfig extends IrisClusterConfig {
@@ -139,7 +142,7 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
 
 function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], raw: Raw, secretKeys: string[], referenced: Set<string>): KarmadaConfig {
   const k = r.object("karmada", rawK);
-  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "images", "kubeconfigPath", "kubeconfigSecret"]);
+  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "images", "kubeconfigPath", "kubeconfigSecret", "agentServer", "agentTlsServerName"]);
   const mode = r.oneOf("karmada.mode", k.mode, ["helm", "existing"] as const, "helm");
   const cfg: KarmadaConfig = { mode, nodePort: r.integer("karmada.nodePort", k.nodePort, 32443, 30000, 32767, " (the NodePort range)") };
   if (mode === "helm") {
@@ -177,6 +180,13 @@ function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], r
       r.problems.add("karmada.kubeconfigPath", cfg.kubeconfigPath, "or karmada.kubeconfigSecret is required (exactly one) for an existing Karmada");
     }
   }
+  const agentServer = r.string("karmada.agentServer", k.agentServer);
+  if (agentServer !== undefined && !/^https:\/\/[^/\s]+:\d+$/.test(agentServer)) {
+    r.problems.add("karmada.agentServer", agentServer, "must be the Karmada API as Pull members reach it, https://<host>:<port>");
+  }
+  if (agentServer !== undefined) cfg.agentServer = agentServer;
+  const agentTlsServerName = r.string("karmada.agentTlsServerName", k.agentTlsServerName);
+  if (agentTlsServerName !== undefined) cfg.agentTlsServerName = agentTlsServerName;
   return cfg;
 }
 

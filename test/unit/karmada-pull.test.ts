@@ -279,4 +279,21 @@ describe("unit: the join.syncMode config key", () => {
     assert.deepStrictEqual(out.joinedMembers, ["pull-member"]);
     await pulumi.output(out.karmadaKubeconfig).apply(() => undefined);
   });
+  it("karmada.agentServer (and agentTlsServerName) point agents elsewhere, e.g. at an existing Karmada; a bad one is reported", async () => {
+    const { fleetStack } = await import("../../stacks");
+    const raw: Record<string, unknown> = { ...fleet({ syncMode: "Pull" }), karmada: { mode: "existing", kubeconfigPath: kubeconfigFile("karmada", "https://127.0.0.1:5443"), agentServer: "https://karmada.example:443" } };
+    raw.clusters = [(raw.clusters as unknown[])[1]];
+    const cfg = validateConfig(raw, []);
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    const n = registered.length;
+    fleetStack(cfg, { secrets: {}, secretObjects: {} });
+    await new Promise((r) => setTimeout(r, 500));
+    const secret = since(n).find((r) => r.name === "pull-member-member-agent-kubeconfig") as Registered;
+    const kc = JSON.parse(unwrapSecret((unwrapSecret(secret.inputs.stringData).value as Record<string, unknown>)["karmada-kubeconfig"]).value as string);
+    assert.deepStrictEqual(kc.clusters[0].cluster.server, "https://karmada.example:443");
+    assert.ok(!("tls-server-name" in kc.clusters[0].cluster), "no Helm Service name for another Karmada");
+    let message = "";
+    try { validateConfig({ ...raw, karmada: { ...(raw.karmada as object), agentServer: "karmada.example" } }, []); } catch (e) { message = String(e); }
+    assert.match(message, /karmada\.agentServer: "karmada\.example" must be the Karmada API as Pull members reach it, https:\/\/<host>:<port>/);
+  });
 });
