@@ -21,7 +21,7 @@ WORK_DIR=$CACHE/work
 TIMES_LOG=$CACHE/build-times.tsv
 FORCE=${IKO_KIND_FORCE:-0}
 K8S_VERSION=v1.34.12 # kind-tier/build.sh's: its kubectl and rootfs are reused
-KARMADA_BINARIES=(karmada-aggregated-apiserver karmada-controller-manager karmada-scheduler karmada-webhook)
+KARMADA_BINARIES=(karmada-aggregated-apiserver karmada-controller-manager karmada-scheduler karmada-webhook karmada-agent)
 
 die() { echo "karmada-images.sh: $*" >&2; exit 1; }
 record_time() { printf '%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1" "$2" "$3" >>"$TIMES_LOG"; }

@@ -50,6 +50,7 @@ TARGETS=(
   "karmada-scheduler|karmada|github.com/karmada-io/karmada/cmd/scheduler|github.com/karmada-io/karmada|$KARMADA_VERSION_FLAGS"
   "karmada-webhook|karmada|github.com/karmada-io/karmada/cmd/webhook|github.com/karmada-io/karmada|$KARMADA_VERSION_FLAGS"
   "karmadactl|karmada|github.com/karmada-io/karmada/cmd/karmadactl|github.com/karmada-io/karmada|$KARMADA_VERSION_FLAGS"
+  "karmada-agent|karmada|github.com/karmada-io/karmada/cmd/agent|github.com/karmada-io/karmada|$KARMADA_VERSION_FLAGS"
 )
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }

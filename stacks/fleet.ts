@@ -7,8 +7,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
 import { CrdMirror, IkoHomeOperator } from "../components/iko";
 import {
-  FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, Placement, declareIrisInterpreter, declareNotReadyTaintPolicy, propagatedByMember,
-  selectableMembers,
+  FederatedIrisCluster, FleetSecret, KARMADA_NAMESPACE, KarmadaControlPlane, KarmadaMember, Placement, declareIrisInterpreter, declareNotReadyTaintPolicy, helmAgentServer,
+  helmAgentTlsServerName, propagatedByMember, selectableMembers,
 } from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
 import { FleetConfig, ikoInstallArgs } from "./config";
@@ -66,12 +66,24 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
   const propagated = propagatedByMember(placeable,
     cfg.federatedIrisClusters.map((f) => ({ name: f.name, namespace: f.namespace, placement: f.placement, licenseKey: f.licenseKeyConfig !== undefined, secrets: f.secrets, configMaps: f.configMaps })),
     cfg.fleetSecrets.map((s) => ({ name: s.name, namespace: s.namespace, placement: s.placement })));
+  // Pull members' agents reach a Helm-installed Karmada at its host's node, on the NodePort.
+  // `karmada.agentServer` wins; without it an existing Karmada's kubeconfig server is used.
+  const agentServer = k.agentServer !== undefined ? pulumi.output(k.agentServer)
+    : k.mode === "helm" ? handle(k.host as string).peerEndpoint.apply((e) => helmAgentServer(e, k.nodePort)) : undefined;
+  const agentTlsServerName = k.agentTlsServerName ?? (k.mode === "helm" && k.agentServer === undefined ? helmAgentTlsServerName(KARMADA_NAMESPACE) : undefined);
+  const pullArgs = (c: FleetConfig["clusters"][number]) => c.join?.syncMode !== "Pull" ? {} : {
+    syncMode: "Pull" as const,
+    ...(c.join.agentImage !== undefined ? { agentImage: c.join.agentImage } : {}),
+    ...(agentServer ? { agentKarmadaServer: agentServer } : {}),
+    ...(agentTlsServerName !== undefined ? { agentTlsServerName } : {}),
+  };
   const members = cfg.clusters.filter((c) => c.join).map((c) => new KarmadaMember(`${c.name}-member`, {
     karmada,
     member: handle(c.name),
     provider: c.join?.provider, region: c.join?.region, zones: c.join?.zones, labels: c.join?.labels, access: c.join?.access,
     dependsOn: memberReady.get(c.name),
     propagated: propagated[c.name],
+    ...pullArgs(c),
   }));
 
   const joinsFor = (p: Placement) => {

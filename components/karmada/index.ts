@@ -8,6 +8,7 @@ export * from "./member";
 export * from "./federated";
 export * from "./failover";
 export * from "./works";
+export * from "./pull";
 export * from "./works-provider";
 export * from "./api-ready";
 export * from "./types";

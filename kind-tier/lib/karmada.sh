@@ -62,12 +62,13 @@ karmada_module_dir() {
 karmada_bin() { # the lab's cached binary NAME (lab/build.sh builds it)
   echo "$LAB_CACHE/bin/karmada-$(karmada_version)/$1"
 }
-# Karmada's own components: the chart's image value key | binary.
+# Karmada's own components: the chart's image value key (agent: ours) | binary.
 KARMADA_COMPONENTS=(
   "aggregatedApiServer|karmada-aggregated-apiserver"
   "controllerManager|karmada-controller-manager"
   "scheduler|karmada-scheduler"
   "webhook|karmada-webhook"
+  "agent|karmada-agent" # not the chart's: Pull members run it (KarmadaMember syncMode Pull)
 )
 
 # karmada_images: "key=image" lines, the chart's value key and the image name.

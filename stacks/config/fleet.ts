@@ -13,7 +13,8 @@ import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, t
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, configNumber, isObject } from "./read";
 import {
-  ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, checkKarmadaControlPlaneArgs, checkKarmadaMemberArgs,
+  ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, SYNC_MODES, SyncMode, checkKarmadaControlPlaneArgs,
+  checkKarmadaMemberArgs,
 } from "../../components/karmada";
 import { ArgProblem } from "../../components/names";
 import { checkGkeClusterArgs } from "../../components/gcp";
@@ -23,7 +24,13 @@ import { TlsComponent } from "../../components/tls";
 
 export interface FleetClusterConfig extends ClusterConfig {
   iko: boolean;
-  join?: { provider?: string; region?: string; zones?: string[]; labels?: Record<string, string>; access: MemberAccess };
+  join?: {
+    provider?: string; region?: string; zones?: string[]; labels?: Record<string, string>; access: MemberAccess;
+    /** Push (Karmada calls the member) or Pull (karmada-agent on the member calls Karmada). */
+    syncMode: SyncMode;
+    /** Pull mode: the karmada-agent image. */
+    agentImage?: string;
+  };
   gke?: { project?: string; location: string; nodeCount: number; machineType: string; deletionProtection: boolean };
   extraPortMappings: { containerPort: number; hostPort: number }[];
 }
@@ -40,6 +47,9 @@ export interface KarmadaConfig {
   images?: KarmadaImages;
   kubeconfigPath?: string;
   kubeconfigSecret?: string;
+  /** The Karmada API as Pull members' agents reach it (and the name its certificate is checked for). */
+  agentServer?: string;
+  agentTlsServerName?: string;
 }
 
 export interface FederatedIrisConfig extends IrisClusterConfig {
@@ -95,14 +105,18 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
     { extraKeys: FLEET_CLUSTER_KEYS, sources: ["kind", "kubeconfig", "gke"] });
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {
-    r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
     const j = obj.join === true ? {} : r.object(`${key}.join`, obj.join);
-    r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access"]);
+    r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access", "syncMode", "agentImage"]);
+    const syncMode = r.oneOf(`${key}.join.syncMode`, j.syncMode, SYNC_MODES, "Push");
+    const agentImage = r.string(`${key}.join.agentImage`, j.agentImage);
+    r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name, syncMode, agentImage }),
+      { clusterName: `${key}.name`, agentImage: `${key}.join.agentImage` });
     const zones = j.zones === undefined ? undefined : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string") ? j.zones as string[] : undefined;
     if (j.zones !== undefined && zones === undefined) r.problems.add(`${key}.join.zones`, j.zones, "must be a list of zone names, e.g. [us-central1-a]");
     const labels = readLabels(r, `${key}.join.labels`, j.labels);
     const access = r.oneOf(`${key}.join.access`, j.access, MEMBER_ACCESS, "scoped");
-    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels, access };
+    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels, access, syncMode };
+    if (agentImage !== undefined) join.agentImage = agentImage;
   }
   let gke: FleetClusterConfig["gke"];
   if (base.source === "gke") {
@@ -138,7 +152,7 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
 
 function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], raw: Raw, secretKeys: string[], referenced: Set<string>): KarmadaConfig {
   const k = r.object("karmada", rawK);
-  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "images", "kubeconfigPath", "kubeconfigSecret"]);
+  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "images", "kubeconfigPath", "kubeconfigSecret", "agentServer", "agentTlsServerName"]);
   const mode = r.oneOf("karmada.mode", k.mode, ["helm", "existing"] as const, "helm");
   const givenNodePort = configNumber(k.nodePort);
   const cfg: KarmadaConfig = { mode, nodePort: 32443 };
@@ -176,6 +190,13 @@ function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], r
   }
   r.componentProblems(problems.map(([f, v, p]) => [f, v, f === "existing.kubeconfigPath" ? `${p} (karmada.kubeconfigSecret)` : p]), keys);
   if (givenNodePort !== undefined && !problems.some(([f]) => f === "helm.nodePort")) cfg.nodePort = givenNodePort;
+  const agentServer = r.string("karmada.agentServer", k.agentServer);
+  if (agentServer !== undefined && !/^https:\/\/[^/\s]+:\d+$/.test(agentServer)) {
+    r.problems.add("karmada.agentServer", agentServer, "must be the Karmada API as Pull members reach it, https://<host>:<port>");
+  }
+  if (agentServer !== undefined) cfg.agentServer = agentServer;
+  const agentTlsServerName = r.string("karmada.agentTlsServerName", k.agentTlsServerName);
+  if (agentTlsServerName !== undefined) cfg.agentTlsServerName = agentTlsServerName;
   return cfg;
 }
 

@@ -4,6 +4,7 @@ module iko-plus/lab/tools/karmada
 go 1.24.10
 
 tool (
+	github.com/karmada-io/karmada/cmd/agent
 	github.com/karmada-io/karmada/cmd/aggregated-apiserver
 	github.com/karmada-io/karmada/cmd/controller-manager
 	github.com/karmada-io/karmada/cmd/karmadactl
