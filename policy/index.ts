@@ -5,6 +5,7 @@
  * @pulumi/policy. See README "Policy pack".
  */
 import { PolicyPack, ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
+import { CILIUM_MESH_UNIQUE_CLUSTERS, duplicateMeshClusters } from "./rules/cilium-mesh";
 import { NO_PLAIN_CREDENTIALS, plainCredentials } from "./rules/credentials";
 import { PRODUCTION_GKE_DELETION_PROTECTION, unprotectedProductionGke } from "./rules/gke";
 import { PINNED_IMAGES, unpinnedImages } from "./rules/images";
@@ -60,6 +61,11 @@ new PolicyPack("iko-plus", {
       name: PRODUCTION_GKE_DELETION_PROTECTION,
       description: "GKE clusters keep deletion protection on in stacks tagged iko-plus:environment=production.",
       validateResource: resourceRule((r, args) => unprotectedProductionGke(r, args.stackTags)),
+    },
+    {
+      name: CILIUM_MESH_UNIQUE_CLUSTERS,
+      description: "The Cilium releases of a ClusterMesh each have their own cluster id and name.",
+      validateStack: stackRule(duplicateMeshClusters),
     },
   ],
 });
