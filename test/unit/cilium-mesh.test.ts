@@ -24,7 +24,7 @@ const providerUrn = async (p: pulumi.ProviderResource) => `${await urnOf(p)}::${
 const dependsOn = (r: Registered, name: string) => r.dependencies.some((d) => d.endsWith(`::${name}`));
 const ID_FIX = "give every cluster its own id from 1 to 255";
 
-describe("ClusterMesh: rules", () => {
+describe("unit: ClusterMesh rules (components/cilium/mesh-values.ts)", () => {
   it("refuses a shared Cilium id, a shared name and overlapping pod ranges, naming the earlier member", () => {
     assert.deepStrictEqual(checkClusterMeshMembers([
       { name: "mesh-a", clusterId: 1, podSubnet: "10.245.0.0/16" },
@@ -56,7 +56,7 @@ describe("ClusterMesh: rules", () => {
   });
 });
 
-describe("ClusterMesh: values, certificates, Secrets", function () {
+describe("unit: ClusterMesh values (against the real chart), certificates, Secrets", function () {
   this.timeout(120_000);
 
   it("a member's clustermesh values: the apiserver behind a NodePort, our TLS, the peers", () => {
@@ -155,7 +155,7 @@ describe("ClusterMesh: values, certificates, Secrets", function () {
   });
 });
 
-describe("ClusterMesh under mocks", () => {
+describe("unit (mocks): ClusterMesh", () => {
   it("one CA, per member its certificates and four Secrets through its own provider, its CiliumCni with the peers, after the Secrets", async () => {
     const n = registered.length;
     const a = new KindCluster("mesh-a", {});
