@@ -16,7 +16,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
 import { throwIfArgProblems } from "../names";
-import { FleetCaOptions, resolveCaOptions } from "../tls/ca";
+import { FleetCaOptions, FleetCaSource, resolveCaOptions } from "../tls/ca";
 import { FleetCa } from "../tls/ca-provider";
 import { MESH_CERT_VALIDITY_DAYS, MeshCertificates } from "./mesh-tls";
 import {
@@ -44,16 +44,6 @@ export interface ClusterMeshMember {
   kubeProxyReplacement?: boolean;
 }
 
-/** Where the mesh's CA comes from (as FleetTls's). */
-export type ClusterMeshCaSource =
-  | { generate: FleetCaOptions }
-  | {
-    /** The CA certificate, PEM. */
-    certificatePem: pulumi.Input<string>;
-    /** The CA private key, PEM; wrapped as a secret. */
-    privateKeyPem: pulumi.Input<string>;
-  };
-
 export interface ClusterMeshArgs {
   /** The clusters to mesh: every member reaches every other. */
   members: ClusterMeshMember[];
@@ -61,7 +51,7 @@ export interface ClusterMeshArgs {
    * The CA. @default `{generate: {commonName: "iko-plus Cilium ClusterMesh CA", keyBits: 2048}}`,
    * generated once per stack (raise `generation` to rotate)
    */
-  ca?: ClusterMeshCaSource;
+  ca?: FleetCaSource;
   /** Days the members' certificates are valid. @default 1095 (the chart's) */
   certValidityDays?: number;
   /** Raise by one to issue every member new certificates. @default 1 */
