@@ -3,6 +3,7 @@
  * Every policy is mandatory; a violation fails the preview or update.
  */
 import { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
+import { CILIUM_MESH_UNIQUE_CLUSTERS, duplicateMeshClusters } from "./rules/cilium-mesh";
 import { NO_PLAIN_CREDENTIALS, plainCredentials } from "./rules/credentials";
 import { PRODUCTION_GKE_DELETION_PROTECTION, unprotectedProductionGke } from "./rules/gke";
 import { PINNED_IMAGES, unpinnedImages } from "./rules/images";
@@ -58,6 +59,11 @@ export function ikoPlusPolicies(): (ResourceValidationPolicy | StackValidationPo
       name: PRODUCTION_GKE_DELETION_PROTECTION,
       description: "GKE clusters keep deletion protection on in stacks tagged iko-plus:environment=production.",
       validateResource: resourceRule((r, args) => unprotectedProductionGke(r, args.stackTags)),
+    },
+    {
+      name: CILIUM_MESH_UNIQUE_CLUSTERS,
+      description: "The Cilium releases of a ClusterMesh each have their own cluster id and name.",
+      validateStack: stackRule(duplicateMeshClusters),
     },
   ];
 }

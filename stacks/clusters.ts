@@ -2,11 +2,12 @@
  * Turns a validated cluster config into a cluster handle (kind or existing), with its CNI.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CiliumCni } from "../components/cilium";
+import { CiliumCni, ClusterMesh, KIND_DEFAULT_POD_SUBNET, MeshCniArgs } from "../components/cilium";
 import { ClusterHandle, ExistingCluster } from "../components/cluster";
 import { GkeCluster } from "../components/gcp";
 import { KindCluster, RegistryMirror } from "../components/kind";
-import { ClusterConfig, FleetClusterConfig } from "./config";
+import { kindControlPlaneHost } from "../components/names";
+import { ClusterConfig, FleetClusterConfig, MeshConfig } from "./config";
 
 /** Options shared by every cluster of a stack. */
 export interface ClusterEnv {
@@ -16,8 +17,60 @@ export interface ClusterEnv {
   registryMirror?: RegistryMirror;
 }
 
+type StackCluster = ClusterConfig & Partial<Pick<FleetClusterConfig, "gke" | "extraPortMappings">>;
+
 /** Declares the cluster and, when enabled, Cilium on it; returns the handle gated on the CNI. */
-export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfig, "gke" | "extraPortMappings">>, env: ClusterEnv): ClusterHandle {
+export function declareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
+  return declareCni(c, declareBareCluster(c, env));
+}
+
+/**
+ * Declares every cluster, then (with `mesh`) the Cilium ClusterMesh between its members, then
+ * Cilium on each: a member's Cilium release carries its mesh values and waits for its mesh
+ * Secrets. Returns the handles (gated on the CNI) by name, and the mesh.
+ */
+export function declareClusters(configs: StackCluster[], env: ClusterEnv, mesh?: MeshConfig): { handles: Map<string, ClusterHandle>; mesh?: ClusterMesh } {
+  const bare = new Map(configs.map((c) => [c.name, declareBareCluster(c, env)] as const));
+  let clusterMesh: ClusterMesh | undefined;
+  if (mesh && mesh.members.length > 0) {
+    clusterMesh = new ClusterMesh("mesh", {
+      ca: { generate: { generation: mesh.caGeneration } },
+      members: mesh.members.map((m) => {
+        const c = configs.find((x) => x.name === m.name) as StackCluster;
+        return {
+          cluster: bare.get(c.name) as ClusterHandle,
+          clusterId: c.cilium.clusterId,
+          podSubnet: c.kind.podSubnet ?? (c.source === "kind" ? KIND_DEFAULT_POD_SUBNET : undefined),
+          // A kind cluster's control-plane container, known before it exists (a fresh preview shows it).
+          address: m.address ?? (c.source === "kind" ? kindControlPlaneHost(c.name) : undefined),
+          nodePort: m.nodePort,
+          kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
+        };
+      }),
+    });
+  }
+  const handles = new Map<string, ClusterHandle>();
+  for (const c of configs) {
+    const member = clusterMesh?.memberNames.includes(c.name) ? clusterMesh.cniArgs(c.name) : undefined;
+    handles.set(c.name, declareCni(c, bare.get(c.name) as ClusterHandle, member));
+  }
+  return { handles, mesh: clusterMesh };
+}
+
+/** The stack output of a ClusterMesh. */
+export interface ClusterMeshOutputs {
+  /** The members' Cilium cluster names. */
+  members: string[];
+  /** The mesh CA's certificate (PEM, public). */
+  caCertificate: pulumi.Output<string>;
+}
+
+export function meshOutputs(mesh: ClusterMesh | undefined): ClusterMeshOutputs | undefined {
+  return mesh ? { members: mesh.memberNames, caCertificate: mesh.caCertificate } : undefined;
+}
+
+/** The cluster itself (kind, existing or GKE), before its CNI. */
+function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
   let handle: ClusterHandle;
   if (c.source === "gke" && c.gke) {
     return new GkeCluster(c.name, {
@@ -41,7 +94,12 @@ export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfi
       ? { kubeconfigPath: c.kubeconfigPath }
       : { kubeconfig: env.secrets[c.kubeconfigSecretKey as string] });
   }
-  if (!c.cilium.enabled) return handle;
+  return handle;
+}
+
+/** Cilium on a cluster when enabled (with its ClusterMesh values and Secrets when a member). */
+function declareCni(c: StackCluster, handle: ClusterHandle, mesh?: MeshCniArgs): ClusterHandle {
+  if (!c.cilium.enabled || c.source === "gke") return handle;
   return new CiliumCni(`${c.name}-cni`, {
     cluster: handle,
     clusterId: c.cilium.clusterId,
@@ -49,5 +107,7 @@ export function declareCluster(c: ClusterConfig & Partial<Pick<FleetClusterConfi
     moduleImages: c.cilium.moduleImages,
     dropCapabilities: c.cilium.dropCapabilities,
     kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
+    clusterMesh: mesh?.clusterMesh,
+    dependsOn: mesh?.dependsOn,
   }).handle;
 }

@@ -10,7 +10,7 @@ import {
   FederatedIrisCluster, FleetSecret, KARMADA_NAMESPACE, KarmadaControlPlane, KarmadaMember, Placement, declareIrisInterpreter, declareNotReadyTaintPolicy, helmAgentServer,
   helmAgentTlsServerName, propagatedByMember, selectableMembers,
 } from "../components/karmada";
-import { ClusterEnv, declareCluster } from "./clusters";
+import { ClusterEnv, ClusterMeshOutputs, declareClusters, meshOutputs } from "./clusters";
 import { FleetConfig, ikoInstallArgs } from "./config";
 import { FleetTlsStackOutputs, declareFleetTls, federatedIrisManifest, fleetTlsOutputs, tlsDependencies } from "./tls";
 
@@ -27,11 +27,12 @@ export interface FleetOutputs {
   fleetSecrets: string[];
   /** Fleet TLS (when `fleetTls` is set): the CA certificate, issuer, members, certificate Secrets. */
   fleetTls?: FleetTlsStackOutputs;
+  /** The Cilium ClusterMesh (with `mesh`): its members and the CA certificate (public). */
+  clusterMesh?: ClusterMeshOutputs;
 }
 
 export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
-  const handles = new Map<string, ClusterHandle>();
-  for (const c of cfg.clusters) handles.set(c.name, declareCluster(c, env));
+  const { handles, mesh } = declareClusters(cfg.clusters, env, cfg.mesh);
   const handle = (name: string) => handles.get(name) as ClusterHandle;
 
   // IKO (local mode) on every cluster that wants it, and the IrisCluster CRD on every member,
@@ -125,5 +126,6 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     federatedIrisClusters: cfg.federatedIrisClusters.map((f, i) => ({ name: f.name, namespace: f.namespace, policy: federated[i].policyName })),
     fleetSecrets: cfg.fleetSecrets.map((s) => `${s.namespace}/${s.name}`),
     fleetTls: fleetTlsOutputs(fleetTls),
+    clusterMesh: meshOutputs(mesh),
   };
 }

@@ -5,7 +5,8 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { IkoHomeOperator } from "../components/iko";
-import { ClusterEnv, declareCluster } from "./clusters";
+import { ClusterHandle } from "../components/cluster";
+import { ClusterEnv, ClusterMeshOutputs, declareClusters, meshOutputs } from "./clusters";
 import { irisClusterManifest } from "../components/iris";
 import { WfhConfig, ikoInstallArgs, ikoRemoteSettings } from "./config";
 
@@ -17,11 +18,14 @@ export interface WfhOutputs {
   operatorDeployment: string;
   targetKubeconfigSecret: string;
   irisClusters: string[];
+  /** The Cilium ClusterMesh (with `mesh`): its members and the CA certificate (public). */
+  clusterMesh?: ClusterMeshOutputs;
 }
 
 export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
-  const home = declareCluster(cfg.home, env);
-  const work = declareCluster(cfg.work, env);
+  const { handles, mesh } = declareClusters([cfg.home, cfg.work], env, cfg.mesh);
+  const home = handles.get(cfg.home.name) as ClusterHandle;
+  const work = handles.get(cfg.work.name) as ClusterHandle;
   const iko = new IkoHomeOperator("iko", {
     home,
     ...ikoInstallArgs(cfg.iko),
@@ -58,5 +62,6 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
     operatorDeployment: iko.deploymentName,
     targetKubeconfigSecret: cfg.iko.secretName,
     irisClusters: cfg.irisClusters.map((c) => `${c.namespace}/${c.name}`),
+    clusterMesh: meshOutputs(mesh),
   };
 }

@@ -27,6 +27,8 @@ export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
    * @default registry.k8s.io/pause:3.10, kind's sandbox image
    */
   probeImage?: string;
+  /** Resources the release waits for beyond the cluster's gate (a ClusterMesh member's Secrets). @default none */
+  dependsOn?: pulumi.Resource[];
 }
 
 /** The fields `checkCiliumCniArgs` judges (a cluster handle is not needed to check them). */
@@ -67,7 +69,7 @@ export class CiliumCni extends pulumi.ComponentResource {
       ...source,
       values,
       timeout: args.timeoutSeconds ?? 600,
-    }, { parent: this, provider: args.cluster.provider, dependsOn: args.cluster.readyGate });
+    }, { parent: this, provider: args.cluster.provider, dependsOn: [...args.cluster.readyGate, ...(args.dependsOn ?? [])] });
     this.probe = new k8s.apps.v1.DaemonSet(`${name}-probe`, cniProbeDaemonSet("iko-plus-cni-probe", args.probeImage ?? CNI_PROBE_IMAGE),
       { parent: this, provider: args.cluster.provider, dependsOn: [this.release] });
     this.handle = withReadyGate(args.cluster, this.release, this.probe);

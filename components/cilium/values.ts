@@ -44,6 +44,12 @@ export interface CiliumValuesArgs {
    * @default none: the chart's capabilities
    */
   dropCapabilities?: readonly string[];
+  /**
+   * The chart's `clustermesh` values of a ClusterMesh member (`clusterMeshValues`, through
+   * `ClusterMesh.cniArgs`), merged over what `moduleImages` sets there.
+   * @default none: no clustermesh-apiserver, no peers (the chart's defaults)
+   */
+  clusterMesh?: Record<string, unknown>;
 }
 
 /** The chart's `securityContext.capabilities.ciliumAgent` (values.yaml of 1.18.0). */
@@ -84,6 +90,7 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
     values.l7Proxy = false;
     values.hubble = { relay: { enabled: false }, ui: { enabled: false } };
   }
+  if (args.clusterMesh) values.clustermesh = mergeValues((values.clustermesh ?? {}) as Record<string, unknown>, args.clusterMesh);
   const drop = args.dropCapabilities ?? [];
   if (drop.length > 0) {
     values.securityContext = { capabilities: {
@@ -92,6 +99,20 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
     } };
   }
   return values;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+/**
+ * `over` merged into `base` (neither changed): plain objects merge key by key, anything else
+ * (lists, scalars, Pulumi outputs) in `over` replaces what `base` has.
+ */
+export function mergeValues(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
+  return out;
 }
 
 /** The probe's default image: kind's sandbox (pause) image, present on every kind node. */

@@ -24,6 +24,16 @@ export interface FleetCaOptions {
 
 export type ResolvedCaOptions = Required<FleetCaOptions>;
 
+/** Where a CA comes from (the fleet's, a ClusterMesh's): generated in the stack, or supplied. */
+export type FleetCaSource =
+  | { generate: FleetCaOptions }
+  | {
+    /** The CA certificate, PEM. */
+    certificatePem: import("@pulumi/pulumi").Input<string>;
+    /** The CA private key, PEM; wrapped as a secret. */
+    privateKeyPem: import("@pulumi/pulumi").Input<string>;
+  };
+
 export const CA_DEFAULTS: ResolvedCaOptions = {
   commonName: "iko-plus fleet CA",
   organization: "iko-plus",

@@ -12,7 +12,7 @@ import * as k8s from "@pulumi/kubernetes";
 import { CertManager } from "@pulumi/kubernetes-cert-manager";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
-import { FleetCaOptions, resolveCaOptions } from "./ca";
+import { FleetCaSource, resolveCaOptions } from "./ca";
 import { FleetCa } from "./ca-provider";
 import {
   CERT_MANAGER_CHART_VERSION, CERT_MANAGER_NAMESPACE, FLEET_CA_NAME, TlsComponent,
@@ -20,16 +20,6 @@ import {
 } from "./manifests";
 
 type Obj = Record<string, unknown>;
-
-/** Where the fleet CA comes from. */
-export type FleetCaSource =
-  | { generate: FleetCaOptions }
-  | {
-    /** The CA certificate, PEM. */
-    certificatePem: pulumi.Input<string>;
-    /** The CA private key, PEM; wrapped as a secret. */
-    privateKeyPem: pulumi.Input<string>;
-  };
 
 /** A Certificate to issue on every member, for one IrisCluster. */
 export interface TlsCertificateRequest {

@@ -4,7 +4,8 @@
  */
 import * as fs from "fs";
 import { KubeconfigError, parseKubeconfig } from "../../components/kubeconfig";
-import { checkCiliumCniArgs } from "../../components/cilium";
+import { checkCiliumCniArgs, checkClusterMeshMembers } from "../../components/cilium";
+import { ArgProblem } from "../../components/names";
 import { RegistryMirror, checkKindClusterArgs, checkRegistryMirror } from "../../components/kind";
 import { Raw, Reader, configNumber } from "./read";
 
@@ -129,22 +130,28 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
   };
 }
 
-/** Cross-cluster rules: unique names, unique Cilium ids, pod subnets apart. */
-export function checkClusterSet(r: Reader, clusters: ClusterConfig[], overlaps: (a: string, b: string) => boolean): void {
-  for (let i = 0; i < clusters.length; i++) {
-    for (let j = i + 1; j < clusters.length; j++) {
-      const a = clusters[i];
-      const b = clusters[j];
-      if (a.name === b.name) r.problems.add(`${b.key}.name`, b.name, `is also the name of ${a.key}; give every cluster its own name`);
-      if (a.cilium.enabled && b.cilium.enabled && a.cilium.clusterId === b.cilium.clusterId) {
-        r.problems.add(`${b.key}.cilium.clusterId`, b.cilium.clusterId, `is also ${a.key}'s Cilium cluster id; give every cluster its own id from 1 to 255`);
-      }
-      const pa = a.kind.podSubnet;
-      const pb = b.kind.podSubnet;
-      if (pa && pb && overlaps(pa, pb)) {
-        r.problems.add(`${b.key}.podSubnet`, pb, `overlaps ${a.key}.podSubnet ${JSON.stringify(pa)}; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16`);
-      }
-    }
+/**
+ * Cross-cluster rules: unique names, unique Cilium ids (between clusters that run Cilium), pod
+ * subnets apart. The rules are ClusterMesh's own (`checkClusterMeshMembers`), reported under each
+ * cluster's keys.
+ */
+export function checkClusterSet(r: Reader, clusters: ClusterConfig[]): void {
+  reportMemberProblems(r, clusters, checkClusterMeshMembers(clusters.map((c) => ({
+    ref: c.key, name: c.name, clusterId: c.cilium.enabled ? c.cilium.clusterId : undefined, podSubnet: c.kind.podSubnet,
+  }))));
+}
+
+/**
+ * Reports `checkClusterMeshMembers` problems (fields `<cluster key>.<field>`) under config keys:
+ * `clusterId` is `<key>.cilium.clusterId`; `fieldKeys` maps other fields (e.g. a mesh entry's
+ * `nodePort`). A key that has a problem already gets no second one.
+ */
+export function reportMemberProblems(r: Reader, clusters: ClusterConfig[], problems: ArgProblem[], fieldKeys: Record<string, string> = {}): void {
+  for (const [field, value, problem] of problems) {
+    const dot = field.lastIndexOf(".");
+    const [ref, name] = [field.slice(0, dot), field.slice(dot + 1)];
+    const key = fieldKeys[field] ?? (name === "clusterId" && clusters.some((c) => c.key === ref) ? `${ref}.cilium.clusterId` : field);
+    if (!r.problems.has(key)) r.problems.add(key, value, problem);
   }
 }
 

@@ -3,9 +3,10 @@
  * IrisClusters and fleet Secrets. Secret values (kubeconfigs, license keys, Secret data) live in
  * their own secret config keys, which the entries name.
  */
-import { cidrsOverlap, checkDns1123Label } from "../../components/names";
+import { checkDns1123Label } from "../../components/names";
 import { Problems } from "../problems";
 import { RegistryMirror } from "../../components/kind";
+import { MeshConfig, readMesh } from "./mesh";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
@@ -82,9 +83,11 @@ export interface FleetConfig {
   clusterFailover?: ClusterFailoverConfig;
   /** Every kind cluster of the stack pulls its images through this mirror. */
   registryMirror?: RegistryMirror;
+  /** Cilium ClusterMesh between chosen clusters. */
+  mesh?: MeshConfig;
 }
 
-const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls", "clusterFailover", "registryMirror"];
+const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls", "clusterFailover", "registryMirror", "mesh"];
 const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
 
 export function readSecretRef(r: Reader, key: string, ref: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>, what: string): string | undefined {
@@ -214,7 +217,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   } else {
     raw.clusters.forEach((c, i) => clusters.push(readFleetCluster(r, i, c, raw, secretKeys, referenced)));
   }
-  checkClusterSet(r, clusters, cidrsOverlap);
+  checkClusterSet(r, clusters);
   const karmada = readKarmada(r, raw.karmada, clusters, raw, secretKeys, referenced);
   const joined = clusters.filter((c) => c.join).map((c) => c.name);
   const needsIko = clusters.some((c) => c.iko);
@@ -269,6 +272,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   });
   const clusterFailover = readClusterFailover(r, raw.clusterFailover);
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
+  const mesh = readMesh(r, raw.mesh, clusters);
   if (clusterFailover && karmada.mode === "helm") {
     problems.add("clusterFailover", raw.clusterFailover, "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)");
   }
@@ -278,5 +282,5 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     }
   }
   problems.throwIfAny();
-  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, ...(registryMirror ? { registryMirror } : {}) };
+  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, ...(registryMirror ? { registryMirror } : {}), ...(mesh ? { mesh } : {}) };
 }

@@ -7,3 +7,4 @@ export * from "./placement";
 export * from "./fleet";
 export * from "./failover";
 export * from "./region";
+export * from "./mesh";

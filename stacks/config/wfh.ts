@@ -1,12 +1,12 @@
 /**
  * The `wfh` stack's config: home and work clusters, the remote operator, IrisClusters at work.
  */
-import { cidrsOverlap } from "../../components/names";
 import { Problems } from "../problems";
 import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
+import { MeshConfig, readMesh } from "./mesh";
 import { Raw, Reader } from "./read";
 
 export const PROJECT = "iko-plus";
@@ -21,10 +21,12 @@ export interface WfhConfig {
   irisClusters: IrisClusterConfig[];
   /** Every kind cluster of the stack pulls its images through this mirror. */
   registryMirror?: RegistryMirror;
+  /** Cilium ClusterMesh between home and work (or one of them). */
+  mesh?: MeshConfig;
 }
 
 /** Every key the project reads (without the `iko-plus:` prefix). */
-export const KNOWN_KEYS = ["program", "home", "work", "iko", "irisClusters", "homeKubeconfig", "workKubeconfig", "registryMirror"];
+export const KNOWN_KEYS = ["program", "home", "work", "iko", "irisClusters", "homeKubeconfig", "workKubeconfig", "registryMirror", "mesh"];
 
 /**
  * Validates the raw config of a wfh stack (keys without the project prefix; secret values in
@@ -40,10 +42,11 @@ export function validateWfhConfig(raw: Raw): WfhConfig {
   const secret = (k: string) => (typeof raw[k] === "string" ? raw[k] as string : undefined);
   const home = readCluster(r, "home", raw.home, { name: "ikohome", clusterId: 1 }, secret("homeKubeconfig"), "homeKubeconfig");
   const work = readCluster(r, "work", raw.work, { name: "ikowork", clusterId: 2 }, secret("workKubeconfig"), "workKubeconfig");
-  checkClusterSet(r, [home, work], cidrsOverlap);
+  checkClusterSet(r, [home, work]);
   const iko = readIko(r, raw.iko, true);
   const irisClusters = readIrisClusters(r, raw.irisClusters);
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
+  const mesh = readMesh(r, raw.mesh, [home, work]);
   problems.throwIfAny();
-  return { program: "wfh", home, work, iko, irisClusters, ...(registryMirror ? { registryMirror } : {}) };
+  return { program: "wfh", home, work, iko, irisClusters, ...(registryMirror ? { registryMirror } : {}), ...(mesh ? { mesh } : {}) };
 }

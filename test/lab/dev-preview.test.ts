@@ -14,6 +14,7 @@ describe("lab: preview of brand-new kind stacks (the pull-request view of a fres
   const cli = new PulumiCli();
   let stack: LabStack;
   let fleet: LabStack;
+  let meshed: LabStack;
   const fixtures = {
     chartPath: path.join(REPO, "test/fixtures/iko-chart/iris-operator"),
     crdManifestPath: path.join(REPO, "test/fixtures/crds/irisclusters.intersystems.com.yaml"),
@@ -25,10 +26,19 @@ describe("lab: preview of brand-new kind stacks (the pull-request view of a fres
     await stack.init();
     fleet = new LabStack(cli, "labtest-fleet-kind", "Pulumi.fleet.yaml", { "iko-plus:iko": fixtures });
     await fleet.init();
+    // The same, meshed (README "Cilium ClusterMesh"): pod subnets apart, mesh of both.
+    meshed = new LabStack(cli, "labtest-dev-mesh", "Pulumi.dev.yaml", {
+      "iko-plus:iko": fixtures,
+      "iko-plus:home": { name: "ikohome", podSubnet: "10.244.0.0/16", cilium: { clusterId: 1 } },
+      "iko-plus:work": { name: "ikowork", podSubnet: "10.245.0.0/16", cilium: { clusterId: 2 } },
+      "iko-plus:mesh": { clusters: ["ikohome", "ikowork"] },
+    });
+    await meshed.init();
   });
   after(async () => {
     await stack?.remove();
     await fleet?.remove();
+    await meshed?.remove();
     cli.dispose();
   });
 
@@ -74,5 +84,22 @@ describe("lab: preview of brand-new kind stacks (the pull-request view of a fres
     for (const e of expected) assert.ok(names.includes(e), `preview lists ${e}; it lists:\n${names.join("\n")}`);
     assert.ok(preview.steps.filter((s) => !s.urn.endsWith("-kube-system") && !s.urn.endsWith("-generated-kubeconfig")).every((s) => s.op === "create"),
       `only creates (and reads): ${preview.steps.map((s) => s.op).join(",")}`);
+  });
+
+  it("dev with a mesh: succeeds, lists the ClusterMesh, its CA, each member's certificates and Secrets, and the peers in each Cilium release", async () => {
+    const res = await meshed.preview(["--json"]);
+    const preview = JSON.parse(res.stdout) as { steps: (PreviewStep & { newState?: { inputs?: Record<string, unknown> } })[] };
+    const names = preview.steps.map((s) => `${s.urn.split("::")[2].split("$").pop()}::${s.urn.split("::")[3]}`);
+    assert.ok(preview.steps.every((s) => s.op === "create"), "only creates");
+    const expected = [
+      "iko-plus:cilium:ClusterMesh::mesh", "pulumi-nodejs:dynamic/iko-plus-tls:FleetCa::mesh-ca",
+      ...["ikohome", "ikowork"].flatMap((m) => [`pulumi-nodejs:dynamic/iko-plus-cilium:MeshCertificates::mesh-${m}-certs`,
+        ...["server", "admin", "local", "remote"].map((k) => `kubernetes:core/v1:Secret::mesh-${m}-${k}-cert`)]),
+    ];
+    for (const e of expected) assert.ok(names.includes(e), `preview lists ${e}; it lists:\n${names.join("\n")}`);
+    const release = preview.steps.find((s) => s.urn.endsWith("::ikohome-cni-cilium"));
+    const mesh = (release?.newState?.inputs?.values as { clustermesh?: { config?: { clusters?: unknown } } } | undefined)?.clustermesh;
+    assert.deepStrictEqual(mesh?.config?.clusters, [{ name: "ikowork", address: "ikowork-control-plane", port: 32379 }], "the peer is known in a fresh preview");
+    assert.ok(!/BEGIN .*PRIVATE KEY/.test(res.stdout), "no key material in the preview");
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The policy pack (policy/) run by the lab's real Pulumi CLI: `pulumi preview --policy-pack
- * policy`. A program that breaks all six rules (test/fixtures/policy-bad), in a stack tagged
+ * policy`. A program that breaks all seven rules (test/fixtures/policy-bad), in a stack tagged
  * iko-plus:environment=production, fails with each rule's message, and its twins that keep the
  * rules stay silent; previews of the lab stacks (lab-wfh, lab-fleet) report no violation. Three
  * previews in all (each costs seconds on 2 cores). The bad program's GKE clusters go to a
@@ -124,8 +124,14 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
       ]);
     });
 
-    it("reports nothing else (13 violations in all)", () => {
-      assert.strictEqual(violations.length, 13, violations.map((v) => `${v.policy} ${v.name}`).join("\n"));
+    it("cilium-mesh-unique-clusters: fires on a ClusterMesh member repeating another's cluster id; silent for a release outside the mesh", () => {
+      assert.deepStrictEqual(of("cilium-mesh-unique-clusters").map((v) => `${v.name}: ${v.message}`), [
+        "mesh-c-cni-cilium: kubernetes:helm.sh/v3:Release \"mesh-c-cni-cilium\" (cluster \"mesh-c\") joins a Cilium ClusterMesh with values.cluster.id 11, which is also kubernetes:helm.sh/v3:Release \"mesh-a-cni-cilium\" (cluster \"mesh-a\")'s Cilium cluster id; give every cluster its own id from 1 to 255",
+      ]);
+    });
+
+    it("reports nothing else (14 violations in all)", () => {
+      assert.strictEqual(violations.length, 14, violations.map((v) => `${v.policy} ${v.name}`).join("\n"));
     });
   });
 

@@ -56,7 +56,7 @@ describe("wfh config", () => {
   // Each case: a change to the base config and the exact problem it must produce.
   const cases: [string, (c: Record<string, unknown>, tmp: string) => void, string][] = [
     ["unknown program", (c) => { c.program = "fleeet"; }, 'iko-plus:program: "fleeet" is not allowed; use one of: wfh, fleet, region'],
-    ["unknown top-level key", (c) => { c.hom = {}; }, "iko-plus:hom: {} is not a known key; use one of: program, home, work, iko, irisClusters, homeKubeconfig, workKubeconfig, registryMirror"],
+    ["unknown top-level key", (c) => { c.hom = {}; }, "iko-plus:hom: {} is not a known key; use one of: program, home, work, iko, irisClusters, homeKubeconfig, workKubeconfig, registryMirror, mesh"],
     ["cluster name with capitals", (c) => { c.home = { name: "IkoHome" }; }, "iko-plus:home.name: \"IkoHome\" is not a DNS-1123 label; use lowercase letters, digits and '-', starting and ending with a letter or digit"],
     ["cluster name too long for Cilium", (c) => { c.work = { name: "w".repeat(40) }; }, `iko-plus:work.name: "${"w".repeat(40)}" is 40 characters; Cilium ClusterMesh allows at most 32, so shorten it`],
     ["duplicate cluster names", (c) => { c.work = { name: "ikohome" }; }, 'iko-plus:work.name: "ikohome" is also the name of home; give every cluster its own name'],

@@ -71,7 +71,7 @@ describe("fleet config", () => {
 
   it("flags a secret key that no entry names, without showing it", () => {
     assert.deepStrictEqual(problemsOf({ ...base(), strayKey: "x" }, [...SECRET_KEYS, "iko-plus:strayKey"]),
-      ["iko-plus:strayKey: [secret] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, registryMirror (or a secret key that an entry names)"]);
+      ["iko-plus:strayKey: [secret] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, registryMirror, mesh (or a secret key that an entry names)"]);
   });
 
   it("accepts a GKE member without Cilium and with deletion protection on", () => {
@@ -124,7 +124,7 @@ describe("fleet config", () => {
     ["an override path that is not a JSON pointer", (c) => { (c.federatedIrisClusters as Record<string, unknown>[])[0].overrides = [{ clusterNames: ["ikoclone"], plaintext: [{ path: "spec.x", operator: "add", value: 1 }] }]; },
       'iko-plus:federatedIrisClusters[0].overrides[0].plaintext[0].path: "spec.x" must be a JSON pointer such as /spec/storageClassName'],
     ["a stray top-level key", (c) => { c.members = []; },
-      "iko-plus:members: [] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, registryMirror (or a secret key that an entry names)"],
+      "iko-plus:members: [] is not a known key; use one of: program, clusters, karmada, iko, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, registryMirror, mesh (or a secret key that an entry names)"],
     ["a licensed IRIS image without a license key", (c) => { const f = (c.federatedIrisClusters as Record<string, unknown>[])[0]; f.image = "containers.intersystems.com/intersystems/iris:2025.1"; delete f.licenseKeyConfig; delete c.irisLicenseKey; },
       'iko-plus:federatedIrisClusters[0].licenseKeyConfig: (not set) is required for the licensed image "containers.intersystems.com/intersystems/iris:2025.1"; name the Secret holding iris.key, or use an iris-community image'],
     ["a set-based selector written as a label value (unit)", (c) => { (c.federatedIrisClusters as { placement: unknown }[])[0].placement = { labels: { region: "in (a,c)" } }; },

@@ -6,6 +6,7 @@
 import * as assert from "assert";
 import { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import { ikoPlusPolicies } from "../../policy/policies";
+import { CILIUM_MESH_UNIQUE_CLUSTERS } from "../../policy/rules/cilium-mesh";
 import { NO_PLAIN_CREDENTIALS } from "../../policy/rules/credentials";
 import { ENVIRONMENT_TAG, PRODUCTION_GKE_DELETION_PROTECTION } from "../../policy/rules/gke";
 import { PINNED_IMAGES } from "../../policy/rules/images";
@@ -46,13 +47,14 @@ function stackViolations(name: string, resources: { type: string; name: string; 
 }
 
 describe("policy pack wiring (unit)", () => {
-  it("has the six policies, each described, each of one kind", () => {
+  it("has the seven policies, each described, each of one kind", () => {
     const policies = ikoPlusPolicies();
     assert.deepStrictEqual(policies.map((p) => p.name), [
       NO_PLAIN_CREDENTIALS, PINNED_IMAGES, LICENSED_IRIS_NEEDS_LICENSE_KEY, PLACEMENT_NAMES_JOINED_CLUSTERS, REMOTE_IKO_WEBHOOKS_OFF, PRODUCTION_GKE_DELETION_PROTECTION,
+      CILIUM_MESH_UNIQUE_CLUSTERS,
     ]);
     const kinds = policies.map((p) => ("validateStack" in p ? "stack" : "resource"));
-    assert.deepStrictEqual(kinds, ["resource", "resource", "stack", "stack", "resource", "resource"]);
+    assert.deepStrictEqual(kinds, ["resource", "resource", "stack", "stack", "resource", "resource", "stack"]);
     for (const p of policies) assert.ok((p.description ?? "").length > 20, `${p.name} says what it checks`);
   });
 
@@ -100,5 +102,12 @@ describe("policy pack wiring (unit)", () => {
     assert.strictEqual(found.length, 1);
     assert.match(found[0][0], /"ikoghost", which is not a Karmada Cluster joined/);
     assert.strictEqual(found[0][1], "urn:pulumi:s::p::kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy::pp");
+  });
+  it(`${CILIUM_MESH_UNIQUE_CLUSTERS}: a second mesh member with the same id is reported on its release`, () => {
+    const cilium = (name: string, id: number) => ({ type: "kubernetes:helm.sh/v3:Release", name: `${name}-cilium`, props: { chart: "cilium", values: { cluster: { name, id }, clustermesh: { useAPIServer: true } } } });
+    const found = stackViolations(CILIUM_MESH_UNIQUE_CLUSTERS, [cilium("a", 1), cilium("b", 1)]);
+    assert.strictEqual(found.length, 1);
+    assert.match(found[0][0], /values\.cluster\.id 1/);
+    assert.strictEqual(found[0][1], "urn:pulumi:s::p::kubernetes:helm.sh/v3:Release::b-cilium");
   });
 });
