@@ -155,7 +155,7 @@ export class KarmadaMember extends pulumi.ComponentResource {
       timeoutSeconds: args.worksTimeoutSeconds ?? DEFAULT_WORKS_TIMEOUT_SECONDS,
       readyTimeoutSeconds: args.worksReadyTimeoutSeconds ?? DEFAULT_WORKS_READY_TIMEOUT_SECONDS,
       karmada: karmadaCredentials,
-    }, { parent: this, dependsOn: [this.cluster] });
+    }, { parent: this, dependsOn: [this.cluster, ...(agent ? [agent] : [])] });
     this.registerOutputs({ clusterName: cluster });
   }
 }
