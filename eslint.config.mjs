@@ -3,13 +3,34 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "bin/**", "lab/tools/**", ".iko-plus/**", "test/fixtures/**", ".stryker-tmp/**", "reports/**"] },
+  {
+    ignores: [
+      "node_modules/**",
+      "bin/**",
+      "lab/tools/**",
+      ".iko-plus/**",
+      "test/fixtures/**",
+      ".stryker-tmp/**",
+      "reports/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     // Plain CommonJS helpers (the mocha reporter) run in Node.
     files: ["**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", process: "readonly", __dirname: "readonly", console: "readonly", performance: "readonly", setTimeout: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: {
+        require: "readonly",
+        module: "writable",
+        process: "readonly",
+        __dirname: "readonly",
+        console: "readonly",
+        performance: "readonly",
+        setTimeout: "readonly",
+      },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

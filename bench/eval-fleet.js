@@ -16,24 +16,30 @@ let registered = 0;
 let last = 0;
 
 /** @param {string} server */
-const kubeconfig = (server) => `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${server}\n    certificate-authority-data: Q0E=\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\ncurrent-context: c\nusers:\n- name: u\n  user:\n    token: t\n`;
+const kubeconfig = (server) =>
+  `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${server}\n    certificate-authority-data: Q0E=\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\ncurrent-context: c\nusers:\n- name: u\n  user:\n    token: t\n`;
 
-pulumi.runtime.setMocks({
-  newResource(args) {
-    registered++;
-    last = performance.now();
-    /** @type {Record<string, unknown>} */
-    const state = { ...args.inputs };
-    if (args.type.startsWith("pulumi-nodejs:dynamic")) {
-      state.kubeconfig = kubeconfig("https://127.0.0.1:6443");
-      state.peerKubeconfig = kubeconfig("https://x-control-plane:6443");
-    }
-    if (args.type === "kubernetes:core/v1:Secret") state.data = { token: "dA==", "ca.crt": "Q0E=" };
-    if (args.type === "kubernetes:core/v1:Namespace" && args.id) state.metadata = { uid: "u" };
-    return { id: `${args.name}-id`, state };
+pulumi.runtime.setMocks(
+  {
+    newResource(args) {
+      registered++;
+      last = performance.now();
+      /** @type {Record<string, unknown>} */
+      const state = { ...args.inputs };
+      if (args.type.startsWith("pulumi-nodejs:dynamic")) {
+        state.kubeconfig = kubeconfig("https://127.0.0.1:6443");
+        state.peerKubeconfig = kubeconfig("https://x-control-plane:6443");
+      }
+      if (args.type === "kubernetes:core/v1:Secret") state.data = { token: "dA==", "ca.crt": "Q0E=" };
+      if (args.type === "kubernetes:core/v1:Namespace" && args.id) state.metadata = { uid: "u" };
+      return { id: `${args.name}-id`, state };
+    },
+    call: (a) => a.inputs,
   },
-  call: (a) => a.inputs,
-}, "iko-plus", "bench", false);
+  "iko-plus",
+  "bench",
+  false,
+);
 
 async function main() {
   // Compile outside the timed part (as a cached build would be), then time load + evaluation.
@@ -43,15 +49,27 @@ async function main() {
   const loaded = performance.now();
   const names = Array.from({ length: members }, (_, i) => `member-${i + 1}`);
   const fixtures = path.join(ROOT, "test", "fixtures");
-  const cfg = validateConfig({
-    program: "fleet",
-    clusters: names.map((name, i) => ({ name, cilium: { clusterId: i + 1 }, join: { provider: "kind", labels: { ring: String(i % 4) } } })),
-    karmada: { mode: "existing", kubeconfigPath: path.join(fixtures, "karmada-standin-kubeconfig.yaml") },
-    iko: { chartPath: path.join(fixtures, "iko-chart", "iris-operator"), crdManifestPath: path.join(fixtures, "crds", "irisclusters.intersystems.com.yaml") },
-    federatedIrisClusters: Array.from({ length: iris }, (_, i) => ({
-      name: `iris-${i + 1}`, image: "containers.intersystems.com/intersystems/iris-community:2025.1", placement: { labels: { ring: String(i % 4) } },
-    })),
-  }, []);
+  const cfg = validateConfig(
+    {
+      program: "fleet",
+      clusters: names.map((name, i) => ({
+        name,
+        cilium: { clusterId: i + 1 },
+        join: { provider: "kind", labels: { ring: String(i % 4) } },
+      })),
+      karmada: { mode: "existing", kubeconfigPath: path.join(fixtures, "karmada-standin-kubeconfig.yaml") },
+      iko: {
+        chartPath: path.join(fixtures, "iko-chart", "iris-operator"),
+        crdManifestPath: path.join(fixtures, "crds", "irisclusters.intersystems.com.yaml"),
+      },
+      federatedIrisClusters: Array.from({ length: iris }, (_, i) => ({
+        name: `iris-${i + 1}`,
+        image: "containers.intersystems.com/intersystems/iris-community:2025.1",
+        placement: { labels: { ring: String(i % 4) } },
+      })),
+    },
+    [],
+  );
   if (cfg.program !== "fleet") throw new Error("fleet");
   fleetStack(cfg, { secrets: {}, secretObjects: {} });
   // Settle: wait until no new registration for 300 ms.
@@ -60,7 +78,18 @@ async function main() {
     seen = registered;
     await new Promise((r) => setTimeout(r, 300));
   }
-  console.log(JSON.stringify({ members, irisClusters: iris, resources: registered, ms: Math.round(last - t0), loadMs: Math.round(loaded - t0) }));
+  console.log(
+    JSON.stringify({
+      members,
+      irisClusters: iris,
+      resources: registered,
+      ms: Math.round(last - t0),
+      loadMs: Math.round(loaded - t0),
+    }),
+  );
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -14,7 +14,10 @@ import { PulumiCli, REPO, labBinDir } from "../test/lab/pulumi-cli";
 import { LabStack } from "../test/lab/stacks";
 import { karmadaTierEnv, kindFleetConfig, mirrorEndpoint, sh, standinImages, tierEnv } from "../test/kind/tier";
 
-export interface KindKaminoTimes { recipe: number[]; up: number[] }
+export interface KindKaminoTimes {
+  recipe: number[];
+  up: number[];
+}
 
 const NAMES = ["ikofett", "ikoclone"];
 const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
@@ -28,12 +31,22 @@ async function recipeOnce(env: Record<string, string>, kenv: Record<string, stri
   const images = standinImages(env);
   const t0 = process.hrtime.bigint();
   const res = child.spawnSync("bash", [path.join(REPO, "bench/kind-kamino-recipe.sh"), ...NAMES], {
-    cwd: REPO, encoding: "utf8",
-    env: { ...process.env, ...env, ...kenv, KARMADACTL_BIN: path.join(labBinDir(), "karmadactl"), IKO_STANDIN_IMAGE: images.iko, IRIS_STANDIN_IMAGE: images.iris, MIRROR: mirrorEndpoint() },
+    cwd: REPO,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      ...env,
+      ...kenv,
+      KARMADACTL_BIN: path.join(labBinDir(), "karmadactl"),
+      IKO_STANDIN_IMAGE: images.iko,
+      IRIS_STANDIN_IMAGE: images.iris,
+      MIRROR: mirrorEndpoint(),
+    },
   });
   const t = seconds(t0);
   deleteClusters(env.KIND_BIN);
-  if (res.status !== 0) throw new Error(`bench/kind-kamino-recipe.sh failed: ${(res.stderr || res.stdout).slice(-1500)}`);
+  if (res.status !== 0)
+    throw new Error(`bench/kind-kamino-recipe.sh failed: ${(res.stderr || res.stdout).slice(-1500)}`);
   return t;
 }
 
@@ -41,18 +54,46 @@ async function stackOnce(env: Record<string, string>, kenv: Record<string, strin
   deleteClusters(env.KIND_BIN);
   const cli = new PulumiCli("kind-bench-passphrase");
   cli.env.PATH = `${path.dirname(env.KIND_BIN)}:${cli.env.PATH}`;
-  const stack = new LabStack(cli, `kindtest-bench-kamino-${run}`, "Pulumi.fleet.yaml", kindFleetConfig(NAMES[0], NAMES[1], kenv, env));
+  const stack = new LabStack(
+    cli,
+    `kindtest-bench-kamino-${run}`,
+    "Pulumi.fleet.yaml",
+    kindFleetConfig(NAMES[0], NAMES[1], kenv, env),
+  );
   try {
     await stack.init();
     await cli.ok(["config", "set", "--secret", "--stack", stack.name, "irisLicenseKey", "IRIS-LICENSE-KEY-bench"]);
-    await cli.ok(["config", "set", "--secret", "--stack", stack.name, "shhhhSecretData", JSON.stringify({ password: "bench" })]);
+    await cli.ok([
+      "config",
+      "set",
+      "--secret",
+      "--stack",
+      stack.name,
+      "shhhhSecretData",
+      JSON.stringify({ password: "bench" }),
+    ]);
     const t0 = process.hrtime.bigint();
     await stack.up();
-    const member = clientsFromText((JSON.parse(await stack.output("clusterKubeconfigs")) as Record<string, string>)[NAMES[1]]);
-    await waitFor("federated-iris Running on ikoclone", async () => {
-      const obj = await member.custom.getNamespacedCustomObject({ group: "intersystems.com", version: "v1alpha1", namespace: "default", plural: "irisclusters", name: "federated-iris" }).catch(() => undefined) as { status?: { phase?: string } } | undefined;
-      return obj?.status?.phase === "Running";
-    }, 600_000, 500);
+    const member = clientsFromText(
+      (JSON.parse(await stack.output("clusterKubeconfigs")) as Record<string, string>)[NAMES[1]],
+    );
+    await waitFor(
+      "federated-iris Running on ikoclone",
+      async () => {
+        const obj = (await member.custom
+          .getNamespacedCustomObject({
+            group: "intersystems.com",
+            version: "v1alpha1",
+            namespace: "default",
+            plural: "irisclusters",
+            name: "federated-iris",
+          })
+          .catch(() => undefined)) as { status?: { phase?: string } } | undefined;
+        return obj?.status?.phase === "Running";
+      },
+      600_000,
+      500,
+    );
     const t = seconds(t0);
     await stack.destroy();
     return t;

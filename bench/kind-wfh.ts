@@ -12,7 +12,10 @@ import { PulumiCli, REPO, labBinDir } from "../test/lab/pulumi-cli";
 import { LabStack } from "../test/lab/stacks";
 import { kindWfhConfig, mirrorEndpoint, sh, standinImages, tierEnv } from "../test/kind/tier";
 
-export interface KindWfhTimes { recipe: number[]; up: number[] }
+export interface KindWfhTimes {
+  recipe: number[];
+  up: number[];
+}
 
 const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 
@@ -26,8 +29,16 @@ async function recipeOnce(env: Record<string, string>): Promise<number> {
   const images = standinImages(env);
   const t0 = process.hrtime.bigint();
   const res = child.spawnSync("bash", [path.join(REPO, "bench/kind-recipe.sh"), ...names], {
-    cwd: REPO, encoding: "utf8",
-    env: { ...process.env, ...env, KUBECTL_BIN: env.KUBECTL_BIN ?? path.join(labBinDir(), "kubectl"), IKO_STANDIN_IMAGE: images.iko, IRIS_STANDIN_IMAGE: images.iris, MIRROR: mirrorEndpoint() },
+    cwd: REPO,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      ...env,
+      KUBECTL_BIN: env.KUBECTL_BIN ?? path.join(labBinDir(), "kubectl"),
+      IKO_STANDIN_IMAGE: images.iko,
+      IRIS_STANDIN_IMAGE: images.iris,
+      MIRROR: mirrorEndpoint(),
+    },
   });
   const t = seconds(t0);
   deleteClusters(env.KIND_BIN, names);
@@ -40,16 +51,32 @@ async function stackOnce(env: Record<string, string>, run: number): Promise<numb
   deleteClusters(env.KIND_BIN, names);
   const cli = new PulumiCli("kind-bench-passphrase");
   cli.env.PATH = `${path.dirname(env.KIND_BIN)}:${cli.env.PATH}`;
-  const stack = new LabStack(cli, `kindtest-bench-wfh-${run}`, "Pulumi.dev.yaml", kindWfhConfig(names[0], names[1], "iris-at-work", env));
+  const stack = new LabStack(
+    cli,
+    `kindtest-bench-wfh-${run}`,
+    "Pulumi.dev.yaml",
+    kindWfhConfig(names[0], names[1], "iris-at-work", env),
+  );
   try {
     await stack.init();
     const t0 = process.hrtime.bigint();
     await stack.up();
     const work = clientsFromText(await stack.output("workKubeconfig"));
-    await waitFor("iris-at-work Running", async () => {
-      const obj = await work.custom.getNamespacedCustomObject({ group: "intersystems.com", version: "v1alpha1", namespace: "default", plural: "irisclusters", name: "iris-at-work" }) as { status?: { phase?: string } };
-      return obj.status?.phase === "Running";
-    }, 300_000, 500);
+    await waitFor(
+      "iris-at-work Running",
+      async () => {
+        const obj = (await work.custom.getNamespacedCustomObject({
+          group: "intersystems.com",
+          version: "v1alpha1",
+          namespace: "default",
+          plural: "irisclusters",
+          name: "iris-at-work",
+        })) as { status?: { phase?: string } };
+        return obj.status?.phase === "Running";
+      },
+      300_000,
+      500,
+    );
     const t = seconds(t0);
     await stack.destroy();
     return t;

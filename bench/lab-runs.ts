@@ -15,7 +15,9 @@ process.env.IKO_LAB_DIR = BENCH_LAB_DIR;
 
 function npmLab(cmd: "up" | "down", members: string[]): void {
   const res = child.spawnSync("node", ["-r", "ts-node/register/transpile-only", "lab/src/cli.ts", cmd], {
-    cwd: REPO, encoding: "utf8", env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_MEMBERS: members.join(",") },
+    cwd: REPO,
+    encoding: "utf8",
+    env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_MEMBERS: members.join(",") },
   });
   if (res.status !== 0) throw new Error(`lab ${cmd} failed: ${(res.stderr || res.stdout).slice(-2000)}`);
 }
@@ -39,15 +41,59 @@ export async function onFreshLab<T>(members: string[], fn: () => Promise<T>): Pr
  */
 export async function warmKarmadaForIrisClusters(): Promise<void> {
   const k = labClients("karmada");
-  const crd = YAML.parse(fs.readFileSync(path.join(REPO, "test/fixtures/crds/irisclusters.intersystems.com.yaml"), "utf8"));
+  const crd = YAML.parse(
+    fs.readFileSync(path.join(REPO, "test/fixtures/crds/irisclusters.intersystems.com.yaml"), "utf8"),
+  );
   await k.crds.createCustomResourceDefinition({ body: crd });
   const probe = { group: "intersystems.com", version: "v1alpha1", plural: "irisclusters", namespace: "default" };
-  const policy = { group: "policy.karmada.io", version: "v1alpha1", plural: "propagationpolicies", namespace: "default" };
-  await waitFor("the IrisCluster CRD to be served", () => maybe(() => k.custom.listNamespacedCustomObject(probe)), 60_000, 200);
-  await k.custom.createNamespacedCustomObject({ ...policy, body: { apiVersion: "policy.karmada.io/v1alpha1", kind: "PropagationPolicy", metadata: { name: "bench-probe" },
-    spec: { resourceSelectors: [{ apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", name: "bench-probe" }], placement: { clusterAffinity: { clusterNames: ["none"] } } } } });
-  await k.custom.createNamespacedCustomObject({ ...probe, body: { apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", metadata: { name: "bench-probe" }, spec: { topology: { data: { image: "x/y:1" } } } } });
-  await waitFor("Karmada's detector to see IrisClusters", () => maybe(() => k.custom.getNamespacedCustomObject({ group: "work.karmada.io", version: "v1alpha2", plural: "resourcebindings", namespace: "default", name: "bench-probe-iriscluster" })), 90_000, 200);
+  const policy = {
+    group: "policy.karmada.io",
+    version: "v1alpha1",
+    plural: "propagationpolicies",
+    namespace: "default",
+  };
+  await waitFor(
+    "the IrisCluster CRD to be served",
+    () => maybe(() => k.custom.listNamespacedCustomObject(probe)),
+    60_000,
+    200,
+  );
+  await k.custom.createNamespacedCustomObject({
+    ...policy,
+    body: {
+      apiVersion: "policy.karmada.io/v1alpha1",
+      kind: "PropagationPolicy",
+      metadata: { name: "bench-probe" },
+      spec: {
+        resourceSelectors: [{ apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", name: "bench-probe" }],
+        placement: { clusterAffinity: { clusterNames: ["none"] } },
+      },
+    },
+  });
+  await k.custom.createNamespacedCustomObject({
+    ...probe,
+    body: {
+      apiVersion: "intersystems.com/v1alpha1",
+      kind: "IrisCluster",
+      metadata: { name: "bench-probe" },
+      spec: { topology: { data: { image: "x/y:1" } } },
+    },
+  });
+  await waitFor(
+    "Karmada's detector to see IrisClusters",
+    () =>
+      maybe(() =>
+        k.custom.getNamespacedCustomObject({
+          group: "work.karmada.io",
+          version: "v1alpha2",
+          plural: "resourcebindings",
+          namespace: "default",
+          name: "bench-probe-iriscluster",
+        }),
+      ),
+    90_000,
+    200,
+  );
   await k.custom.deleteNamespacedCustomObject({ ...probe, name: "bench-probe" });
   await k.custom.deleteNamespacedCustomObject({ ...policy, name: "bench-probe" });
 }
@@ -55,7 +101,21 @@ export async function warmKarmadaForIrisClusters(): Promise<void> {
 async function waitForClones(members: string[]): Promise<void> {
   for (const m of members) {
     const c = labClients(m);
-    await waitFor(`federated-iris on ${m}`, () => maybe(() => c.custom.getNamespacedCustomObject({ group: "intersystems.com", version: "v1alpha1", plural: "irisclusters", namespace: "default", name: "federated-iris" })), 300_000, 200);
+    await waitFor(
+      `federated-iris on ${m}`,
+      () =>
+        maybe(() =>
+          c.custom.getNamespacedCustomObject({
+            group: "intersystems.com",
+            version: "v1alpha1",
+            plural: "irisclusters",
+            namespace: "default",
+            name: "federated-iris",
+          }),
+        ),
+      300_000,
+      200,
+    );
   }
 }
 
@@ -63,7 +123,8 @@ async function waitForClones(members: string[]): Promise<void> {
 export async function recipeRun(members: string[]): Promise<Sample> {
   const { sample } = await measure(BENCH_LAB_DIR, async () => {
     const res = child.spawnSync("bash", [path.join(REPO, "bench", "recipe.sh"), ...members], {
-      encoding: "utf8", env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_BIN_DIR: labBinDir() },
+      encoding: "utf8",
+      env: { ...process.env, IKO_LAB_DIR: BENCH_LAB_DIR, IKO_LAB_BIN_DIR: labBinDir() },
     });
     if (res.status !== 0) throw new Error(`recipe failed: ${res.stderr.slice(-2000)}`);
   });
@@ -81,7 +142,8 @@ export function checkpointBytes(backendDir: string, stack: string): number {
     }
   };
   walk(path.join(backendDir, ".pulumi", "stacks"));
-  if (found.length !== 1) throw new Error(`expected one checkpoint of ${stack} under ${backendDir}, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`expected one checkpoint of ${stack} under ${backendDir}, found ${found.length}`);
   return fs.statSync(found[0]).size;
 }
 
@@ -102,12 +164,22 @@ export async function stackRun(members: string[], cliDir?: string): Promise<Stac
   const cli = new PulumiCli(undefined, cliDir);
   const name = "labtest-bench";
   const stack = new LabStack(cli, name, "Pulumi.lab-fleet.yaml", {
-    "iko-plus:clusters": members.map((m) => ({ name: m, kubeconfigPath: path.join(BENCH_LAB_DIR, m, "kubeconfig"), iko: false, join: { provider: "kind" } })),
+    "iko-plus:clusters": members.map((m) => ({
+      name: m,
+      kubeconfigPath: path.join(BENCH_LAB_DIR, m, "kubeconfig"),
+      iko: false,
+      join: { provider: "kind" },
+    })),
     "iko-plus:karmada": { mode: "existing", kubeconfigPath: path.join(BENCH_LAB_DIR, "karmada", "kubeconfig") },
-    "iko-plus:federatedIrisClusters": [{
-      name: "federated-iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer",
-      policyName: "iriscluster-propagate", placement: { clusterNames: members },
-    }],
+    "iko-plus:federatedIrisClusters": [
+      {
+        name: "federated-iris",
+        image: "containers.intersystems.com/intersystems/iris-community:2025.1",
+        serviceType: "LoadBalancer",
+        policyName: "iriscluster-propagate",
+        placement: { clusterNames: members },
+      },
+    ],
     "iko-plus:fleetSecrets": [],
   });
   try {

@@ -22,7 +22,11 @@ export interface Sample {
   load: number;
 }
 
-export interface Spread { min: number; median: number; max: number }
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
 
 export function median(xs: number[]): number {
   if (xs.length === 0) throw new Error("median of no values");

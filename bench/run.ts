@@ -25,7 +25,9 @@ import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
 import { Sample, formatSpread, measure, median, medianRatio, sampleColumns } from "./measure";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script, typed by its JSDoc
-const { ensureProgramBuild } = require("../scripts/program-build") as { ensureProgramBuild(root: string, opts?: { mode?: "checked" | "transpile" }): string };
+const { ensureProgramBuild } = require("../scripts/program-build") as {
+  ensureProgramBuild(root: string, opts?: { mode?: "checked" | "transpile" }): string;
+};
 
 const RUNS = Number(process.env.IKO_BENCH_RUNS ?? 5);
 const SCALE = (process.env.IKO_BENCH_SCALE ?? "2,8").split(",").map(Number);
@@ -40,7 +42,11 @@ function memberNames(n: number): string[] {
 /** One evaluation of the fleet program under mocks (bench/eval-fleet.js): the program's own milliseconds, and the sample. */
 async function evalRun(members: number, iris: number): Promise<{ ms: number; sample: Sample }> {
   const { sample, value } = await measure("(no lab)", async () =>
-    child.execFileSync("node", [path.join("bench", "eval-fleet.js"), String(members), String(iris)], { cwd: REPO, encoding: "utf8" }));
+    child.execFileSync("node", [path.join("bench", "eval-fleet.js"), String(members), String(iris)], {
+      cwd: REPO,
+      encoding: "utf8",
+    }),
+  );
   return { ms: (JSON.parse(value.trim().split("\n").pop() as string) as { ms: number }).ms, sample };
 }
 
@@ -48,12 +54,17 @@ async function main(): Promise<void> {
   const rows: string[][] = [];
   const results: [string, string][] = [];
   // Each row is also logged when measured, so a run cut short still shows what it measured.
-  const row = (what: string, samples: Sample[]) => { rows.push([what, ...sampleColumns(samples)]); log(`| ${rows[rows.length - 1].join(" | ")} |`); };
+  const row = (what: string, samples: Sample[]) => {
+    rows.push([what, ...sampleColumns(samples)]);
+    log(`| ${rows[rows.length - 1].join(" | ")} |`);
+  };
 
   // The program is compiled once per set of sources (main.js); compile it before timing runs, as
   // any run after the first finds it compiled, and show what the first run pays.
   const compiled = await measure("(no lab)", async () => ensureProgramBuild(REPO, { mode: "transpile" }));
-  row(`compile the program (transpile-only, once per change of sources: ${path.relative(REPO, compiled.value)})`, [compiled.sample]);
+  row(`compile the program (transpile-only, once per change of sources: ${path.relative(REPO, compiled.value)})`, [
+    compiled.sample,
+  ]);
 
   const only = process.env.IKO_BENCH_ONLY;
   if (only !== "kind" && only !== "kamino") {
@@ -72,7 +83,10 @@ async function main(): Promise<void> {
     row("recipe (kubectl + karmadactl), 1 member", recipe);
     row("`pulumi up` of the fleet stack, 1 member", stackUp);
     row("no-change `pulumi preview`, 1 member", noop);
-    results.push(["fleet_up_vs_recipe", fmt(medianRatio(stackUp, recipe))], ["fleet_up_vs_recipe_cpu", fmt(medianRatio(stackUp, recipe, "cpu"))]);
+    results.push(
+      ["fleet_up_vs_recipe", fmt(medianRatio(stackUp, recipe))],
+      ["fleet_up_vs_recipe_cpu", fmt(medianRatio(stackUp, recipe, "cpu"))],
+    );
     results.push(["noop_preview_vs_up", fmt(medianRatio(noop, stackUp))]);
 
     // 2. Scaling: one FederatedIrisCluster on every member; the member counts (and the CLIs, with
@@ -103,12 +117,21 @@ async function main(): Promise<void> {
       for (const n of SCALE) {
         row(`\`pulumi up\`, ${n} members, CLI ${version}`, otherUps.get(n) as Sample[]);
         row(`no-change \`pulumi preview\`, ${n} members, CLI ${version}`, otherNoops.get(n) as Sample[]);
-        results.push([`cli_other_vs_lab_up_${n}`, fmt(medianRatio(otherUps.get(n) as Sample[], ups.get(n) as Sample[]))]);
-        results.push([`cli_other_vs_lab_noop_preview_${n}`, fmt(medianRatio(otherNoops.get(n) as Sample[], noops.get(n) as Sample[]))]);
+        results.push([
+          `cli_other_vs_lab_up_${n}`,
+          fmt(medianRatio(otherUps.get(n) as Sample[], ups.get(n) as Sample[])),
+        ]);
+        results.push([
+          `cli_other_vs_lab_noop_preview_${n}`,
+          fmt(medianRatio(otherNoops.get(n) as Sample[], noops.get(n) as Sample[])),
+        ]);
       }
       const lo = Math.min(...SCALE);
       const hi = Math.max(...SCALE);
-      results.push([`cli_other_up_${hi}_vs_${lo}`, fmt(medianRatio(otherUps.get(hi) as Sample[], otherUps.get(lo) as Sample[]))]);
+      results.push([
+        `cli_other_up_${hi}_vs_${lo}`,
+        fmt(medianRatio(otherUps.get(hi) as Sample[], otherUps.get(lo) as Sample[])),
+      ]);
     }
     for (const n of SCALE) {
       row(`\`pulumi up\`, ${n} members`, ups.get(n) as Sample[]);
@@ -117,7 +140,10 @@ async function main(): Promise<void> {
     const lo = Math.min(...SCALE);
     const hi = Math.max(...SCALE);
     const upsOf = (n: number) => ups.get(n) as Sample[];
-    results.push([`up_${hi}_vs_${lo}`, fmt(medianRatio(upsOf(hi), upsOf(lo)))], [`up_${hi}_vs_${lo}_cpu`, fmt(medianRatio(upsOf(hi), upsOf(lo), "cpu"))]);
+    results.push(
+      [`up_${hi}_vs_${lo}`, fmt(medianRatio(upsOf(hi), upsOf(lo)))],
+      [`up_${hi}_vs_${lo}_cpu`, fmt(medianRatio(upsOf(hi), upsOf(lo), "cpu"))],
+    );
     results.push([`noop_preview_vs_up_${hi}`, fmt(medianRatio(noops.get(hi) as Sample[], upsOf(hi)))]);
     const bytesOf = (n: number) => median(bytes.get(n) as number[]);
     rows.push([`state (checkpoint bytes), ${lo} / ${hi} members`, `${bytesOf(lo)} / ${bytesOf(hi)}`, "", "", "", ""]);
@@ -131,36 +157,90 @@ async function main(): Promise<void> {
       big.push(await evalRun(50, 20));
       small.push(await evalRun(5, 2));
     }
-    rows.push(["evaluate a 5-member, 2-IrisCluster fleet (mocks), program ms", formatSpread(small.map((e) => e.ms), 0), ...sampleColumns(small.map((e) => e.sample)).slice(1)]);
-    rows.push(["evaluate a 50-member, 20-IrisCluster fleet (mocks), program ms", formatSpread(big.map((e) => e.ms), 0), ...sampleColumns(big.map((e) => e.sample)).slice(1)]);
+    rows.push([
+      "evaluate a 5-member, 2-IrisCluster fleet (mocks), program ms",
+      formatSpread(
+        small.map((e) => e.ms),
+        0,
+      ),
+      ...sampleColumns(small.map((e) => e.sample)).slice(1),
+    ]);
+    rows.push([
+      "evaluate a 50-member, 20-IrisCluster fleet (mocks), program ms",
+      formatSpread(
+        big.map((e) => e.ms),
+        0,
+      ),
+      ...sampleColumns(big.map((e) => e.sample)).slice(1),
+    ]);
     results.push(["eval_50x20_vs_5x2", fmt(median(big.map((e) => e.ms)) / median(small.map((e) => e.ms)))]);
     results.push(["eval_50x20_ms", String(median(big.map((e) => e.ms)))]);
   }
 
   // 4. The first article on real kind clusters (needs the kind tier: engine, images, mirror).
-  const kindTier = only !== "lab" && fs.existsSync(path.join(kindCache(), "kind-tier.env")) && child.spawnSync("docker", ["info"]).status === 0;
+  const kindTier =
+    only !== "lab" &&
+    fs.existsSync(path.join(kindCache(), "kind-tier.env")) &&
+    child.spawnSync("docker", ["info"]).status === 0;
   if (kindTier && only !== "kamino") {
     const kind = await kindWfhBench(RUNS, log);
-    rows.push(["recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster), wall s", formatSpread(kind.recipe), "", "", "", ""]);
-    rows.push(["`pulumi up` of the wfh stack on real kind, until the IrisCluster is reconciled, wall s", formatSpread(kind.up), "", "", "", ""]);
+    rows.push([
+      "recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster), wall s",
+      formatSpread(kind.recipe),
+      "",
+      "",
+      "",
+      "",
+    ]);
+    rows.push([
+      "`pulumi up` of the wfh stack on real kind, until the IrisCluster is reconciled, wall s",
+      formatSpread(kind.up),
+      "",
+      "",
+      "",
+      "",
+    ]);
     results.push(["kind_wfh_up_vs_recipe", fmt(median(kind.up) / median(kind.recipe))]);
   } else if (only !== "kamino") {
-    log("kind wfh left out (IKO_BENCH_ONLY=lab, or no kind tier: bash kind-tier/engine.sh up, kind-tier/build.sh, kind-tier/registry.sh up)");
+    log(
+      "kind wfh left out (IKO_BENCH_ONLY=lab, or no kind tier: bash kind-tier/engine.sh up, kind-tier/build.sh, kind-tier/registry.sh up)",
+    );
   }
 
   // 5. The second article on real kind: the real Karmada chart (needs kind-tier/karmada-images.sh build + push).
   if (kindTier && fs.existsSync(path.join(kindCache(), "karmada-images.env"))) {
     const k = await kindKaminoBench(RUNS, log);
-    rows.push(["Kamino recipe on real kind (2 × kind create, IKO × 2, helm install karmada, kubeconfig edit, CRD, karmadactl join, IrisCluster + policy), wall s", formatSpread(k.recipe), "", "", "", ""]);
-    rows.push(["`pulumi up` of the fleet stack (Helm mode) on real kind, until the IrisCluster is reconciled on the member, wall s", formatSpread(k.up), "", "", "", ""]);
+    rows.push([
+      "Kamino recipe on real kind (2 × kind create, IKO × 2, helm install karmada, kubeconfig edit, CRD, karmadactl join, IrisCluster + policy), wall s",
+      formatSpread(k.recipe),
+      "",
+      "",
+      "",
+      "",
+    ]);
+    rows.push([
+      "`pulumi up` of the fleet stack (Helm mode) on real kind, until the IrisCluster is reconciled on the member, wall s",
+      formatSpread(k.up),
+      "",
+      "",
+      "",
+      "",
+    ]);
     results.push(["kind_kamino_up_vs_recipe", fmt(median(k.up) / median(k.recipe))]);
   } else {
-    log("kind kamino left out (IKO_BENCH_ONLY=lab, or no kind tier or no Karmada images: bash kind-tier/karmada-images.sh build && bash kind-tier/karmada-images.sh push)");
+    log(
+      "kind kamino left out (IKO_BENCH_ONLY=lab, or no kind tier or no Karmada images: bash kind-tier/karmada-images.sh build && bash kind-tier/karmada-images.sh push)",
+    );
   }
 
-  const load = os.loadavg().map((x) => x.toFixed(2)).join(", ");
-  console.log(`Benchmarks on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
-    `${RUNS} runs per figure, sides interleaved; load average at the end ${load}. Each cell: median (min–max).\n`);
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(", ");
+  console.log(
+    `Benchmarks on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+      `${RUNS} runs per figure, sides interleaved; load average at the end ${load}. Each cell: median (min–max).\n`,
+  );
   console.log("| what | wall s | own CPU s | lab servers' CPU s | others' CPU s | load (1 min) |");
   console.log("|---|---|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
@@ -168,4 +248,7 @@ async function main(): Promise<void> {
   for (const [k, v] of results) console.log(`RESULT ${k} ${v}`);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

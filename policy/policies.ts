@@ -2,7 +2,13 @@
  * The iko-plus policies, each wired to its pure rule in policy/rules/ (index.ts makes them a pack).
  * Every policy is mandatory; a violation fails the preview or update.
  */
-import { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
+import {
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from "@pulumi/policy";
 import { CILIUM_MESH_UNIQUE_CLUSTERS, duplicateMeshClusters } from "./rules/cilium-mesh";
 import { NO_PLAIN_CREDENTIALS, plainCredentials } from "./rules/credentials";
 import { PRODUCTION_GKE_DELETION_PROTECTION, unprotectedProductionGke } from "./rules/gke";

@@ -18,7 +18,9 @@
 import { Secret } from "@pulumi/policy";
 import { PolicyObject, PolicyResource, PolicyValue, SecretValue, UNKNOWN } from "./rules/values";
 
-interface DeserializeModule { deserializeProperties: (props: unknown, proxySecrets: boolean) => unknown }
+interface DeserializeModule {
+  deserializeProperties: (props: unknown, proxySecrets: boolean) => unknown;
+}
 type Patched = DeserializeModule["deserializeProperties"] & { keepsSecretMarkers?: true };
 
 /** @pulumi/policy's deserialisation module (internal, no typings; its server calls through it). */
@@ -31,11 +33,20 @@ export function policyDeserializeModule(): DeserializeModule {
 export function unknownSentinels(): Set<string> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- an internal module of @pulumi/policy without typings
   const proxy = require("@pulumi/policy/proxy") as Record<string, unknown>;
-  const names = ["unknownBooleanValue", "unknownNumberValue", "unknownStringValue", "unknownArrayValue",
-    "unknownAssetValue", "unknownArchiveValue", "unknownObjectValue"];
+  const names = [
+    "unknownBooleanValue",
+    "unknownNumberValue",
+    "unknownStringValue",
+    "unknownArrayValue",
+    "unknownAssetValue",
+    "unknownArchiveValue",
+    "unknownObjectValue",
+  ];
   const values = names.map((n) => proxy[n]);
   if (values.some((v) => typeof v !== "string")) {
-    throw new Error("iko-plus policy pack: @pulumi/policy/proxy no longer exports the unknown-value sentinels; update policy/sdk.ts");
+    throw new Error(
+      "iko-plus policy pack: @pulumi/policy/proxy no longer exports the unknown-value sentinels; update policy/sdk.ts",
+    );
   }
   return new Set(values as string[]);
 }
@@ -44,8 +55,10 @@ export function unknownSentinels(): Set<string> {
 export function keepSecretMarkers(mod: DeserializeModule = policyDeserializeModule()): void {
   const original = mod.deserializeProperties as Patched;
   if (typeof original !== "function") {
-    throw new Error("iko-plus policy pack: @pulumi/policy/deserialize has no deserializeProperties; " +
-      "the no-plain-credentials rule cannot tell secret inputs apart; update policy/sdk.ts");
+    throw new Error(
+      "iko-plus policy pack: @pulumi/policy/deserialize has no deserializeProperties; " +
+        "the no-plain-credentials rule cannot tell secret inputs apart; update policy/sdk.ts",
+    );
   }
   if (original.keepsSecretMarkers) return;
   const patched: Patched = (props: unknown) => original.call(mod, props, true);
@@ -87,10 +100,18 @@ export function toPolicyValue(raw: unknown, unknowns: Set<string> = (sentinels ?
 /** The props a policy was handed, as plain PolicyValues. */
 export function policyProps(props: unknown): PolicyObject {
   const v = toPolicyValue(props);
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof SecretValue) ? v as PolicyObject : {};
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof SecretValue)
+    ? (v as PolicyObject)
+    : {};
 }
 
 /** What the rules need of a resource a policy was handed (validateResource args or a stack resource). */
-export function policyResource(r: { type: string; name: string; urn: string; props: unknown; provider?: { urn: string } }): PolicyResource {
+export function policyResource(r: {
+  type: string;
+  name: string;
+  urn: string;
+  props: unknown;
+  provider?: { urn: string };
+}): PolicyResource {
   return { type: r.type, name: r.name, urn: r.urn, provider: r.provider?.urn, props: policyProps(r.props) };
 }

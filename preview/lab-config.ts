@@ -42,7 +42,9 @@ export function labNeeds(configs: Record<string, Json>[]): { members: string[]; 
 
 /** The config with every `.lab/<rest>` string replaced by `<labDir>/<rest>` (labDir absolute). */
 export function rewriteLabPaths(config: Record<string, Json>, labDir: string): Record<string, Json> {
-  return walkStrings(config, (s) => (s.startsWith(LAB_PREFIX) ? path.join(labDir, s.slice(LAB_PREFIX.length)) : s)) as Record<string, Json>;
+  return walkStrings(config, (s) =>
+    s.startsWith(LAB_PREFIX) ? path.join(labDir, s.slice(LAB_PREFIX.length)) : s,
+  ) as Record<string, Json>;
 }
 
 /** A secret config key a stack config names, and the shape of value it needs. */
@@ -60,9 +62,11 @@ export interface LabSecretKey {
  */
 export function labSecretKeys(config: Record<string, Json>, project = "iko-plus"): LabSecretKey[] {
   const out = new Map<string, LabSecretKey>();
-  const list = (k: string) => (Array.isArray(config[`${project}:${k}`]) ? config[`${project}:${k}`] as Record<string, Json>[] : []);
+  const list = (k: string) =>
+    Array.isArray(config[`${project}:${k}`]) ? (config[`${project}:${k}`] as Record<string, Json>[]) : [];
   for (const f of list("federatedIrisClusters")) {
-    if (typeof f?.licenseKeyConfig === "string") out.set(f.licenseKeyConfig, { key: f.licenseKeyConfig, shape: "text" });
+    if (typeof f?.licenseKeyConfig === "string")
+      out.set(f.licenseKeyConfig, { key: f.licenseKeyConfig, shape: "text" });
   }
   for (const s of list("fleetSecrets")) {
     if (typeof s?.dataKey === "string") out.set(s.dataKey, { key: s.dataKey, shape: "json" });
@@ -83,40 +87,63 @@ export interface PreviewArgs {
   maxChars?: number;
 }
 
-export const USAGE = "usage: npm run preview:pr -- --base <git ref> [--stacks lab-wfh,lab-fleet] [--out <file.md>] [--lab-dir <dir>] [--max-chars <n>]";
+export const USAGE =
+  "usage: npm run preview:pr -- --base <git ref> [--stacks lab-wfh,lab-fleet] [--out <file.md>] [--lab-dir <dir>] [--max-chars <n>]";
 
 /** Parses the command's arguments; throws one message naming the argument and the fix. */
 export function parsePreviewArgs(argv: string[]): PreviewArgs {
   const args: Partial<PreviewArgs> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith("--") && a.includes("=")
+        ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+        : [a, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
-      if (v === undefined || v === "" || (inline === undefined && v.startsWith("--"))) throw new Error(`${flag} needs a value; ${USAGE}`);
+      if (v === undefined || v === "" || (inline === undefined && v.startsWith("--")))
+        throw new Error(`${flag} needs a value; ${USAGE}`);
       return v;
     };
     switch (flag) {
-      case "--base": args.base = value(); break;
+      case "--base":
+        args.base = value();
+        break;
       case "--stacks": {
-        const stacks = value().split(",").map((s) => s.trim()).filter(Boolean);
+        const stacks = value()
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
         const bad = stacks.find((s) => !/^[A-Za-z0-9_.-]+$/.test(s));
-        if (bad !== undefined) throw new Error(`--stacks: "${bad}" is not a stack name (letters, digits, "-", "_", ".")`);
+        if (bad !== undefined)
+          throw new Error(`--stacks: "${bad}" is not a stack name (letters, digits, "-", "_", ".")`);
         args.stacks = [...new Set(stacks)];
         break;
       }
-      case "--out": args.out = value(); break;
-      case "--lab-dir": args.labDir = value(); break;
+      case "--out":
+        args.out = value();
+        break;
+      case "--lab-dir":
+        args.labDir = value();
+        break;
       case "--max-chars": {
         const raw = value();
         const n = Number(raw);
-        if (!Number.isInteger(n) || n < 2_000 || n > 65_536) throw new Error(`--max-chars ${raw}: expected an integer from 2000 to 65536 (GitHub's comment limit)`);
+        if (!Number.isInteger(n) || n < 2_000 || n > 65_536)
+          throw new Error(`--max-chars ${raw}: expected an integer from 2000 to 65536 (GitHub's comment limit)`);
         args.maxChars = n;
         break;
       }
-      default: throw new Error(`unknown argument "${a}"; ${USAGE}`);
+      default:
+        throw new Error(`unknown argument "${a}"; ${USAGE}`);
     }
   }
   if (!args.base) throw new Error(`--base is required (the git ref to compare against, e.g. origin/main); ${USAGE}`);
-  return { base: args.base, stacks: args.stacks?.length ? args.stacks : ["lab-wfh", "lab-fleet"], out: args.out, labDir: args.labDir, maxChars: args.maxChars };
+  return {
+    base: args.base,
+    stacks: args.stacks?.length ? args.stacks : ["lab-wfh", "lab-fleet"],
+    out: args.out,
+    labDir: args.labDir,
+    maxChars: args.maxChars,
+  };
 }

@@ -38,7 +38,8 @@ export function code(s: string): string {
 /** One property change as text, e.g. `spec.type` "LoadBalancer" → "NodePort". */
 export function describeProperty(p: PropertyChange): string {
   let what: string;
-  if (p.secret) what = p.kind === "add" ? "added (secret)" : p.kind === "delete" ? "removed (secret)" : "changed (secret)";
+  if (p.secret)
+    what = p.kind === "add" ? "added (secret)" : p.kind === "delete" ? "removed (secret)" : "changed (secret)";
   else if (p.kind === "add") what = p.new !== undefined ? `added ${code(p.new)}` : "added";
   else if (p.kind === "delete") what = p.old !== undefined ? `removed ${code(p.old)}` : "removed";
   else if (p.old !== undefined && p.new !== undefined) what = `${code(p.old)} → ${code(p.new)}`;
@@ -62,16 +63,22 @@ function changeTotal(s: StackSummary): number {
 /** "2 to update, 1 to create" (Pulumi's wording), or "no changes". */
 export function stackHeadline(s: StackSummary): string {
   if (s.errors.length) return "preview failed";
-  const parts = (["create", "update", "replace", "delete"] as const).filter((k) => s.counts[k] > 0).map((k) => `${s.counts[k]} to ${k}`);
+  const parts = (["create", "update", "replace", "delete"] as const)
+    .filter((k) => s.counts[k] > 0)
+    .map((k) => `${s.counts[k]} to ${k}`);
   return parts.length ? parts.join(", ") : "no changes";
 }
 
 /** The summary table: one row per stack. */
 export function countsTable(summaries: StackSummary[]): string {
-  const rows = summaries.map((s) => s.errors.length
-    ? `| ${code(s.stack)} | preview failed | | | | |`
-    : `| ${code(s.stack)} | ${s.counts.create} | ${s.counts.update} | ${s.counts.replace} | ${s.counts.delete} | ${s.counts.same} |`);
-  return ["| stack | create | update | replace | delete | unchanged |", "|---|---:|---:|---:|---:|---:|", ...rows].join("\n");
+  const rows = summaries.map((s) =>
+    s.errors.length
+      ? `| ${code(s.stack)} | preview failed | | | | |`
+      : `| ${code(s.stack)} | ${s.counts.create} | ${s.counts.update} | ${s.counts.replace} | ${s.counts.delete} | ${s.counts.same} |`,
+  );
+  return ["| stack | create | update | replace | delete | unchanged |", "|---|---:|---:|---:|---:|---:|", ...rows].join(
+    "\n",
+  );
 }
 
 const TABLE_HEAD = "| op | resource | type | changed properties |\n|---|---|---|---|";
@@ -81,13 +88,19 @@ const MAX_ERRORS = 5;
 
 function errorBlock(errors: string[]): string {
   const more = errors.length > MAX_ERRORS ? `\n\n… ${errors.length - MAX_ERRORS} more errors` : "";
-  const text = errors.slice(0, MAX_ERRORS).map((e) => (e.length > MAX_ERROR ? `${e.slice(0, MAX_ERROR)}…` : e)).join("\n\n").replace(/```/g, "'''") + more;
+  const text =
+    errors
+      .slice(0, MAX_ERRORS)
+      .map((e) => (e.length > MAX_ERROR ? `${e.slice(0, MAX_ERROR)}…` : e))
+      .join("\n\n")
+      .replace(/```/g, "'''") + more;
   return `The preview failed:\n\n\`\`\`\n${text}\n\`\`\``;
 }
 
 function redactAll(text: string, redact: string[]): string {
   let out = text;
-  for (const r of redact.filter((x) => x.length >= 4).sort((a, b) => b.length - a.length)) out = out.split(r).join("[secret]");
+  for (const r of redact.filter((x) => x.length >= 4).sort((a, b) => b.length - a.length))
+    out = out.split(r).join("[secret]");
   return out;
 }
 
@@ -116,7 +129,10 @@ export function renderMarkdown(summaries: StackSummary[], opts: RenderOptions = 
   const reserve = (stacksLeft: number) => NOTE * (stacksLeft + 2);
   let omittedTotal = 0;
   const omittedBy: string[] = [];
-  const push = (text: string) => { out.push(text); used += text.length; };
+  const push = (text: string) => {
+    out.push(text);
+    used += text.length;
+  };
   summaries.forEach((s, i) => {
     const room = (extra: number) => used + extra + reserve(summaries.length - i - 1) <= maxChars;
     const heading = fix(`\n\n#### ${code(s.stack)}: ${stackHeadline(s)}`);
@@ -135,17 +151,23 @@ export function renderMarkdown(summaries: StackSummary[], opts: RenderOptions = 
       }
     }
     if (omitted) {
-      push(`\n\n_… ${omitted} more ${omitted === 1 ? "resource" : "resources"} of ${code(s.stack)} not shown (comment size limit)._`);
+      push(
+        `\n\n_… ${omitted} more ${omitted === 1 ? "resource" : "resources"} of ${code(s.stack)} not shown (comment size limit)._`,
+      );
       omittedTotal += omitted;
       omittedBy.push(`${code(s.stack)}: ${omitted}`);
     }
   });
   if (omittedTotal) {
-    out.push(`\n\n**… ${omittedTotal} more ${omittedTotal === 1 ? "resource" : "resources"} not shown** (${omittedBy.join(", ")}); the counts above are complete.`);
+    out.push(
+      `\n\n**… ${omittedTotal} more ${omittedTotal === 1 ? "resource" : "resources"} not shown** (${omittedBy.join(", ")}); the counts above are complete.`,
+    );
   }
   const text = out.join("") + "\n";
   // A last guard: a summary is never longer than asked, even with absurd inputs.
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 40)}\n\n**… output cut at ${maxChars} characters**\n`;
+  return text.length <= maxChars
+    ? text
+    : `${text.slice(0, maxChars - 40)}\n\n**… output cut at ${maxChars} characters**\n`;
 }
 
 /** Changes across all stacks (0: nothing to review). */

@@ -27,15 +27,33 @@ import { fileBackendUrl } from "./backend";
 /** This checkout (the tool's own lab scripts and shims live here). */
 const TOOL = path.resolve(__dirname, "..");
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; echo?: boolean }): Promise<Run> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; echo?: boolean },
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const p = child.spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const p = child.spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
-    p.stdout.on("data", (d: Buffer) => { stdout += d.toString(); if (opts.echo) process.stderr.write(d); });
-    p.stderr.on("data", (d: Buffer) => { stderr += d.toString(); if (opts.echo) process.stderr.write(d); });
+    p.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      if (opts.echo) process.stderr.write(d);
+    });
+    p.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      if (opts.echo) process.stderr.write(d);
+    });
     p.on("error", reject);
     p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
@@ -45,16 +63,24 @@ function tail(r: Run, lines = 40): string {
   return (r.stdout + "\n" + r.stderr).trim().split("\n").slice(-lines).join("\n");
 }
 
-async function ok(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; echo?: boolean }): Promise<Run> {
+async function ok(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; echo?: boolean },
+): Promise<Run> {
   const r = await run(cmd, args, opts);
   if (r.code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.code}:\n${tail(r)}`);
   return r;
 }
 
 const started = Date.now();
-const log = (msg: string) => process.stderr.write(`preview:pr [${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
+const log = (msg: string) =>
+  process.stderr.write(`preview:pr [${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
 
-interface StackFile { config?: Record<string, unknown>; encryptionsalt?: string }
+interface StackFile {
+  config?: Record<string, unknown>;
+  encryptionsalt?: string;
+}
 
 function readStackFile(file: string): StackFile | undefined {
   if (!fs.existsSync(file)) return undefined;
@@ -92,7 +118,8 @@ export async function main(argv: string[]): Promise<number> {
   const repo = (await ok("git", ["rev-parse", "--show-toplevel"], { cwd: process.cwd() })).stdout.trim();
   const baseSha = (await ok("git", ["rev-parse", "--verify", `${args.base}^{commit}`], { cwd: repo })).stdout.trim();
   const headSha = (await ok("git", ["rev-parse", "HEAD"], { cwd: repo })).stdout.trim();
-  const dirty = (await ok("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repo })).stdout.trim() !== "";
+  const dirty =
+    (await ok("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repo })).stdout.trim() !== "";
   const out = path.resolve(repo, args.out ?? path.join(".iko-plus", "preview", "summary.md"));
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-preview-"));
@@ -104,10 +131,17 @@ export async function main(argv: string[]): Promise<number> {
     if (cleaned) return;
     cleaned = true;
     for (const c of cleanups.reverse()) {
-      try { await c(); } catch (e) { log(`cleanup: ${(e as Error).message}`); }
+      try {
+        await c();
+      } catch (e) {
+        log(`cleanup: ${(e as Error).message}`);
+      }
     }
   };
-  const onSignal = (sig: NodeJS.Signals) => { log(`${sig}: tearing down`); void cleanup().then(() => process.exit(130)); };
+  const onSignal = (sig: NodeJS.Signals) => {
+    log(`${sig}: tearing down`);
+    void cleanup().then(() => process.exit(130));
+  };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 
@@ -121,11 +155,28 @@ export async function main(argv: string[]): Promise<number> {
       await run("git", ["worktree", "prune"], { cwd: repo });
     });
     await ok("git", ["worktree", "add", "--detach", worktree, baseSha], { cwd: repo });
-    const lock = (dir: string) => { try { return fs.readFileSync(path.join(dir, "package-lock.json"), "utf8"); } catch { return undefined; } };
-    const present = (p: string) => { try { fs.lstatSync(p); return true; } catch { return false; } };
+    const lock = (dir: string) => {
+      try {
+        return fs.readFileSync(path.join(dir, "package-lock.json"), "utf8");
+      } catch {
+        return undefined;
+      }
+    };
+    const present = (p: string) => {
+      try {
+        fs.lstatSync(p);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     if (present(path.join(worktree, "node_modules"))) {
       log("the base worktree has its own node_modules");
-    } else if (lock(repo) !== undefined && lock(repo) === lock(worktree) && fs.existsSync(path.join(repo, "node_modules"))) {
+    } else if (
+      lock(repo) !== undefined &&
+      lock(repo) === lock(worktree) &&
+      fs.existsSync(path.join(repo, "node_modules"))
+    ) {
       fs.symlinkSync(path.join(repo, "node_modules"), path.join(worktree, "node_modules"), "dir");
     } else {
       log("package-lock.json differs from the base: npm ci in the base worktree");
@@ -139,19 +190,42 @@ export async function main(argv: string[]): Promise<number> {
     }));
     const need = labNeeds(files.flatMap((f) => [f.base?.config ?? {}, f.head?.config ?? {}]));
     log(`lab in ${labDir}: members [${need.members.join(", ")}]${need.karmada ? " + karmada" : ""}`);
-    const labEnv = { ...process.env, IKO_LAB_DIR: labDir, IKO_LAB_MEMBERS: need.members.join(","), IKO_LAB_KARMADA: need.karmada ? "1" : "0" };
-    const labCli = (cmd: string) => [`-r`, `ts-node/register/transpile-only`, path.join(TOOL, "lab", "src", "cli.ts"), cmd];
-    cleanups.push(async () => { await run(process.execPath, labCli("down"), { cwd: TOOL, env: labEnv }); });
+    const labEnv = {
+      ...process.env,
+      IKO_LAB_DIR: labDir,
+      IKO_LAB_MEMBERS: need.members.join(","),
+      IKO_LAB_KARMADA: need.karmada ? "1" : "0",
+    };
+    const labCli = (cmd: string) => [
+      `-r`,
+      `ts-node/register/transpile-only`,
+      path.join(TOOL, "lab", "src", "cli.ts"),
+      cmd,
+    ];
+    cleanups.push(async () => {
+      await run(process.execPath, labCli("down"), { cwd: TOOL, env: labEnv });
+    });
     if (need.members.length || need.karmada) await ok(process.execPath, labCli("up"), { cwd: TOOL, env: labEnv });
 
     const env = pulumiEnv(tmp, passphrase);
     const values = new Map<string, string>();
-    const valueOf = (s: LabSecretKey) => { if (!values.has(s.key)) { values.set(s.key, secretValue(s)); redact.push(values.get(s.key) as string); } return values.get(s.key) as string; };
+    const valueOf = (s: LabSecretKey) => {
+      if (!values.has(s.key)) {
+        values.set(s.key, secretValue(s));
+        redact.push(values.get(s.key) as string);
+      }
+      return values.get(s.key) as string;
+    };
     for (const f of files) {
       summaries.push(await previewStack(f, { env, tmp, worktree, repo, labDir, valueOf }));
     }
   } catch (e) {
-    summaries.push({ stack: "(preview)", counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 }, resources: [], errors: [(e as Error).message] });
+    summaries.push({
+      stack: "(preview)",
+      counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 },
+      resources: [],
+      errors: [(e as Error).message],
+    });
   } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
@@ -159,13 +233,17 @@ export async function main(argv: string[]): Promise<number> {
     await cleanup();
   }
 
-  const intro = `Base \`${args.base}\` (\`${baseSha.slice(0, 12)}\`) deployed into a fresh lab, then the working tree ` +
+  const intro =
+    `Base \`${args.base}\` (\`${baseSha.slice(0, 12)}\`) deployed into a fresh lab, then the working tree ` +
     `(\`${headSha.slice(0, 12)}\`${dirty ? " with uncommitted changes" : ""}) previewed against it with \`pulumi preview --diff --json\`. ` +
     "Changed properties are listed by path; secret values are never shown. Stack outputs are not compared.";
   const title = `Pulumi preview: ${args.stacks.map((s) => `\`${s}\``).join(", ")}`;
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, renderMarkdown(summaries, { title, intro, redact, maxChars: args.maxChars }));
-  fs.writeFileSync(out.replace(/(\.md)?$/, "-full.md"), renderMarkdown(summaries, { title, intro, redact, maxChars: Number.MAX_SAFE_INTEGER }));
+  fs.writeFileSync(
+    out.replace(/(\.md)?$/, "-full.md"),
+    renderMarkdown(summaries, { title, intro, redact, maxChars: Number.MAX_SAFE_INTEGER }),
+  );
   console.log(out);
   return summaries.some((s) => s.errors.length) ? 1 : 0;
 }
@@ -180,47 +258,99 @@ interface StackContext {
 }
 
 /** Deploys one stack from the base worktree, previews the working tree against it, summarizes. */
-async function previewStack(f: { stack: string; base?: StackFile; head?: StackFile }, c: StackContext): Promise<StackSummary> {
-  const failed = (msg: string): StackSummary => ({ stack: f.stack, counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 }, resources: [], errors: [msg] });
+async function previewStack(
+  f: { stack: string; base?: StackFile; head?: StackFile },
+  c: StackContext,
+): Promise<StackSummary> {
+  const failed = (msg: string): StackSummary => ({
+    stack: f.stack,
+    counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 },
+    resources: [],
+    errors: [msg],
+  });
   if (!f.head) return failed(`the working tree has no Pulumi.${f.stack}.yaml`);
   const initDir = path.join(c.tmp, `init-${f.stack}`);
   fs.mkdirSync(initDir);
   fs.copyFileSync(path.join(c.repo, "Pulumi.yaml"), path.join(initDir, "Pulumi.yaml"));
-  await ok("pulumi", ["stack", "init", f.stack, "--secrets-provider", "passphrase", "--non-interactive"], { cwd: initDir, env: c.env });
+  await ok("pulumi", ["stack", "init", f.stack, "--secrets-provider", "passphrase", "--non-interactive"], {
+    cwd: initDir,
+    env: c.env,
+  });
   const salt = readStackFile(path.join(initDir, `Pulumi.${f.stack}.yaml`))?.encryptionsalt;
   const configFile = async (side: "base" | "head", file: StackFile): Promise<string> => {
     const p = path.join(c.tmp, `${f.stack}.${side}.yaml`);
     const config = rewriteLabPaths(file.config ?? {}, c.labDir);
     fs.writeFileSync(p, YAML.stringify({ ...(salt ? { encryptionsalt: salt } : {}), config }));
     for (const s of labSecretKeys(config)) {
-      await ok("pulumi", ["config", "set", "--secret", s.key, c.valueOf(s), "--stack", f.stack, "--config-file", p, "--non-interactive"], { cwd: initDir, env: c.env });
+      await ok(
+        "pulumi",
+        ["config", "set", "--secret", s.key, c.valueOf(s), "--stack", f.stack, "--config-file", p, "--non-interactive"],
+        { cwd: initDir, env: c.env },
+      );
     }
     return p;
   };
   if (f.base) {
     const baseCfg = await configFile("base", f.base);
     log(`${f.stack}: pulumi up of the base`);
-    const up = await run("pulumi", ["up", "--yes", "--skip-preview", "--stack", f.stack, "--config-file", baseCfg, "--non-interactive", "--color", "never"], { cwd: c.worktree, env: c.env });
-    if (up.code !== 0) return failed(`pulumi up of the base failed (exit ${up.code}), so there is nothing to compare against:\n${tail(up, 30)}`);
+    const up = await run(
+      "pulumi",
+      [
+        "up",
+        "--yes",
+        "--skip-preview",
+        "--stack",
+        f.stack,
+        "--config-file",
+        baseCfg,
+        "--non-interactive",
+        "--color",
+        "never",
+      ],
+      { cwd: c.worktree, env: c.env },
+    );
+    if (up.code !== 0)
+      return failed(
+        `pulumi up of the base failed (exit ${up.code}), so there is nothing to compare against:\n${tail(up, 30)}`,
+      );
   } else {
     log(`${f.stack}: the base has no Pulumi.${f.stack}.yaml; previewing against an empty stack`);
   }
   const headCfg = await configFile("head", f.head);
   log(`${f.stack}: pulumi preview --diff --json of the working tree`);
-  const pv = await run("pulumi", ["preview", "--diff", "--json", "--stack", f.stack, "--config-file", headCfg, "--non-interactive", "--color", "never"], { cwd: c.repo, env: c.env });
+  const pv = await run(
+    "pulumi",
+    [
+      "preview",
+      "--diff",
+      "--json",
+      "--stack",
+      f.stack,
+      "--config-file",
+      headCfg,
+      "--non-interactive",
+      "--color",
+      "never",
+    ],
+    { cwd: c.repo, env: c.env },
+  );
   let summary: StackSummary;
   try {
     summary = summarizeStack(f.stack, parsePreviewJson(pv.stdout));
   } catch (e) {
     return failed(`pulumi preview exited ${pv.code}; ${(e as Error).message}\n${tail(pv, 30)}`);
   }
-  if (pv.code !== 0 && !summary.errors.length) summary.errors.push(`pulumi preview exited ${pv.code}:\n${tail(pv, 30)}`);
+  if (pv.code !== 0 && !summary.errors.length)
+    summary.errors.push(`pulumi preview exited ${pv.code}:\n${tail(pv, 30)}`);
   return summary;
 }
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
-    (e: unknown) => { console.error(`preview:pr: ${(e as Error).message}`); process.exit(2); },
+    (e: unknown) => {
+      console.error(`preview:pr: ${(e as Error).message}`);
+      process.exit(2);
+    },
   );
 }

@@ -101,7 +101,9 @@ export function parsePreviewJson(text: string): PreviewJson {
     return parsed as PreviewJson;
   } catch (e) {
     const head = text.trim().slice(0, 200).replace(/\s+/g, " ");
-    throw new Error(`the preview output is not pulumi's --json object (${(e as Error).message}); it starts: ${head || "(empty)"}`);
+    throw new Error(
+      `the preview output is not pulumi's --json object (${(e as Error).message}); it starts: ${head || "(empty)"}`,
+    );
   }
 }
 
@@ -110,16 +112,27 @@ export function parsePropertyPath(path: string): (string | number)[] {
   const out: (string | number)[] = [];
   let i = 0;
   let word = "";
-  const flush = () => { if (word !== "") out.push(word); word = ""; };
+  const flush = () => {
+    if (word !== "") out.push(word);
+    word = "";
+  };
   while (i < path.length) {
     const ch = path[i];
-    if (ch === ".") { flush(); i++; continue; }
+    if (ch === ".") {
+      flush();
+      i++;
+      continue;
+    }
     if (ch === "[") {
       flush();
-      const end = path[i + 1] === "\"" ? closingQuote(path, i + 1) + 1 : path.indexOf("]", i);
-      if (end < 0 || path[end] !== "]") { word = path.slice(i); i = path.length; continue; }
+      const end = path[i + 1] === '"' ? closingQuote(path, i + 1) + 1 : path.indexOf("]", i);
+      if (end < 0 || path[end] !== "]") {
+        word = path.slice(i);
+        i = path.length;
+        continue;
+      }
       const inner = path.slice(i + 1, end);
-      out.push(inner.startsWith("\"") ? (JSON.parse(inner) as string) : /^\d+$/.test(inner) ? Number(inner) : inner);
+      out.push(inner.startsWith('"') ? (JSON.parse(inner) as string) : /^\d+$/.test(inner) ? Number(inner) : inner);
       i = end + 1;
       continue;
     }
@@ -132,18 +145,28 @@ export function parsePropertyPath(path: string): (string | number)[] {
 
 function closingQuote(s: string, open: number): number {
   for (let j = open + 1; j < s.length; j++) {
-    if (s[j] === "\\") { j++; continue; }
-    if (s[j] === "\"") return j;
+    if (s[j] === "\\") {
+      j++;
+      continue;
+    }
+    if (s[j] === '"') return j;
   }
   return -1;
 }
 
 /** True for Pulumi's secret markers: the `[secret]` placeholder or a signature-tagged object. */
 export function isSecretValue(v: unknown): boolean {
-  return v === SECRET_PLACEHOLDER || (v !== null && typeof v === "object" && !Array.isArray(v) && SECRET_SIG in (v as object));
+  return (
+    v === SECRET_PLACEHOLDER ||
+    (v !== null && typeof v === "object" && !Array.isArray(v) && SECRET_SIG in (v as object))
+  );
 }
 
-interface Lookup { found: boolean; value?: unknown; secret: boolean }
+interface Lookup {
+  found: boolean;
+  value?: unknown;
+  secret: boolean;
+}
 
 /** The value at `path` in `obj`, and whether it or any object on the way is secret. */
 export function lookupPath(obj: unknown, path: (string | number)[]): Lookup {
@@ -180,11 +203,11 @@ export function displayScalar(v: unknown): string | undefined {
 }
 
 const KINDS: Record<string, { kind: PropertyChange["kind"]; replaces: boolean }> = {
-  "add": { kind: "add", replaces: false },
+  add: { kind: "add", replaces: false },
   "add-replace": { kind: "add", replaces: true },
-  "update": { kind: "update", replaces: false },
+  update: { kind: "update", replaces: false },
   "update-replace": { kind: "update", replaces: true },
-  "delete": { kind: "delete", replaces: false },
+  delete: { kind: "delete", replaces: false },
   "delete-replace": { kind: "delete", replaces: true },
 };
 
@@ -209,7 +232,11 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * objects and arrays entered, secrets and scalars compared whole. Inputs named `__…` (the
  * provider's own bookkeeping, e.g. a dynamic provider's serialized code) are left out.
  */
-export function inputDiffPaths(oldInputs: unknown, newInputs: unknown, replaces: Set<string> = new Set()): [string, PropertyDiffJson][] {
+export function inputDiffPaths(
+  oldInputs: unknown,
+  newInputs: unknown,
+  replaces: Set<string> = new Set(),
+): [string, PropertyDiffJson][] {
   const out: [string, PropertyDiffJson][] = [];
   const kindOf = (base: string, path: string) => {
     const top = path.split(/[.[]/)[0];
@@ -217,14 +244,22 @@ export function inputDiffPaths(oldInputs: unknown, newInputs: unknown, replaces:
   };
   const walk = (o: unknown, n: unknown, path: string): void => {
     if (o === undefined && n === undefined) return;
-    if (o === undefined) { out.push([path, { kind: kindOf("add", path), inputDiff: true }]); return; }
-    if (n === undefined) { out.push([path, { kind: kindOf("delete", path), inputDiff: true }]); return; }
+    if (o === undefined) {
+      out.push([path, { kind: kindOf("add", path), inputDiff: true }]);
+      return;
+    }
+    if (n === undefined) {
+      out.push([path, { kind: kindOf("delete", path), inputDiff: true }]);
+      return;
+    }
     if (Array.isArray(o) && Array.isArray(n)) {
       for (let i = 0; i < Math.max(o.length, n.length); i++) walk(o[i], n[i], pathSegment(path, i));
       return;
     }
     if (isPlainObject(o) && isPlainObject(n)) {
-      const keys = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => path !== "" || !k.startsWith("__"));
+      const keys = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter(
+        (k) => path !== "" || !k.startsWith("__"),
+      );
       for (const k of keys) walk(o[k], n[k], pathSegment(path, k));
       return;
     }
@@ -240,17 +275,22 @@ export function inputDiffPaths(oldInputs: unknown, newInputs: unknown, replaces:
  */
 export function propertyChanges(step: StepJson, type: string): PropertyChange[] {
   const replaceReasons = new Set(step.replaceReasons ?? []);
-  const entries: [string, PropertyDiffJson][] = step.detailedDiff && Object.keys(step.detailedDiff).length
-    ? Object.entries(step.detailedDiff)
-    : step.diffReasons?.length
-      ? step.diffReasons.map((p) => [p, { kind: replaceReasons.has(p) ? "update-replace" : "update", inputDiff: true }])
-      : step.op === "update" || step.op === "replace" || step.op === "create-replacement"
-        ? inputDiffPaths(step.oldState?.inputs, step.newState?.inputs, replaceReasons)
-        : [];
+  const entries: [string, PropertyDiffJson][] =
+    step.detailedDiff && Object.keys(step.detailedDiff).length
+      ? Object.entries(step.detailedDiff)
+      : step.diffReasons?.length
+        ? step.diffReasons.map((p) => [
+            p,
+            { kind: replaceReasons.has(p) ? "update-replace" : "update", inputDiff: true },
+          ])
+        : step.op === "update" || step.op === "replace" || step.op === "create-replacement"
+          ? inputDiffPaths(step.oldState?.inputs, step.newState?.inputs, replaceReasons)
+          : [];
   return entries.map(([path, d]) => {
     const k = KINDS[d.kind] ?? { kind: "update", replaces: false };
     const segs = parsePropertyPath(path);
-    const oldSrc = d.inputDiff === false ? plainOutputs(step.oldState) ?? step.oldState?.inputs : step.oldState?.inputs;
+    const oldSrc =
+      d.inputDiff === false ? (plainOutputs(step.oldState) ?? step.oldState?.inputs) : step.oldState?.inputs;
     const oldV = k.kind === "add" ? { found: false, secret: false } : lookupPath(oldSrc, segs);
     const oldIn = lookupPath(step.oldState?.inputs, segs);
     const newV = k.kind === "delete" ? { found: false, secret: false } : lookupPath(step.newState?.inputs, segs);
@@ -275,12 +315,12 @@ export function splitUrn(urn: string): { type: string; name: string } {
 }
 
 const OP_OF: Record<string, ChangeOp | undefined> = {
-  "create": "create",
-  "update": "update",
-  "replace": "replace",
+  create: "create",
+  update: "update",
+  replace: "replace",
   "create-replacement": "replace",
   "delete-replaced": "replace",
-  "delete": "delete",
+  delete: "delete",
 };
 const OP_ORDER: ChangeOp[] = ["replace", "delete", "update", "create"];
 
@@ -289,7 +329,10 @@ export function summarizeStack(stack: string, preview: PreviewJson): StackSummar
   const counts: StackCounts = { create: 0, update: 0, replace: 0, delete: 0, same: 0 };
   const byUrn = new Map<string, ResourceChange>();
   for (const step of preview.steps ?? []) {
-    if (step.op === "same") { counts.same++; continue; }
+    if (step.op === "same") {
+      counts.same++;
+      continue;
+    }
     const op = OP_OF[step.op];
     if (!op) continue;
     const prior = byUrn.get(step.urn);
@@ -301,7 +344,13 @@ export function summarizeStack(stack: string, preview: PreviewJson): StackSummar
     const { type: urnType, name } = splitUrn(step.urn);
     const type = step.newState?.type ?? step.oldState?.type ?? urnType;
     counts[op]++;
-    byUrn.set(step.urn, { op, name, type, urn: step.urn, properties: op === "update" || op === "replace" ? propertyChanges(step, type) : [] });
+    byUrn.set(step.urn, {
+      op,
+      name,
+      type,
+      urn: step.urn,
+      properties: op === "update" || op === "replace" ? propertyChanges(step, type) : [],
+    });
   }
   // `--json` lists unchanged resources only with --show-sames; the change summary counts them all.
   if (typeof preview.changeSummary?.same === "number") counts.same = preview.changeSummary.same;

@@ -8,7 +8,9 @@
 const fs = require("fs");
 const path = require("path");
 
-const report = JSON.parse(fs.readFileSync(process.argv[2] ?? path.join("reports", "mutation", "mutation.json"), "utf8"));
+const report = JSON.parse(
+  fs.readFileSync(process.argv[2] ?? path.join("reports", "mutation", "mutation.json"), "utf8"),
+);
 const min = Number(process.env.IKO_MUTATION_MIN ?? 80);
 /** @type {Record<string, Record<string, number>>} */
 const folders = {};
@@ -23,7 +25,13 @@ for (const [folder, c] of Object.entries(folders).sort()) {
   const valid = detected + (c.Survived ?? 0) + (c.NoCoverage ?? 0);
   const score = valid === 0 ? 100 : (100 * detected) / valid;
   if (score < min) low = true;
-  console.log(`${folder.padEnd(12)} ${score.toFixed(2).padStart(6)} %  (killed ${c.Killed ?? 0}, timeout ${c.Timeout ?? 0}, survived ${c.Survived ?? 0}, no coverage ${c.NoCoverage ?? 0}, other ${Object.entries(c).filter(([s]) => !["Killed", "Timeout", "Survived", "NoCoverage"].includes(s)).reduce((n, [, v]) => n + v, 0)})`);
+  console.log(
+    `${folder.padEnd(12)} ${score.toFixed(2).padStart(6)} %  (killed ${c.Killed ?? 0}, timeout ${c.Timeout ?? 0}, survived ${c.Survived ?? 0}, no coverage ${c.NoCoverage ?? 0}, other ${Object.entries(
+      c,
+    )
+      .filter(([s]) => !["Killed", "Timeout", "Survived", "NoCoverage"].includes(s))
+      .reduce((n, [, v]) => n + v, 0)})`,
+  );
   console.log(`RESULT mutation_score_${folder} ${score.toFixed(2)}`);
 }
 process.exit(low ? 1 : 0);

@@ -119,7 +119,11 @@ function compileProgram(ts, root, outDir, mode) {
   const files = programSources(root).map((rel) => path.join(root, rel));
   if (mode === "transpile") {
     for (const file of files) {
-      const out = ts.transpileModule(fs.readFileSync(file, "utf8"), { compilerOptions: options, fileName: file, reportDiagnostics: false });
+      const out = ts.transpileModule(fs.readFileSync(file, "utf8"), {
+        compilerOptions: options,
+        fileName: file,
+        reportDiagnostics: false,
+      });
       const target = path.join(outDir, path.relative(root, file)).replace(/\.ts$/, ".js");
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, out.outputText);
@@ -129,7 +133,9 @@ function compileProgram(ts, root, outDir, mode) {
   const program = ts.createProgram(files, options);
   const diagnostics = ts.getPreEmitDiagnostics(program);
   if (diagnostics.length > 0) {
-    throw new Error(`iko-plus: the program does not compile (fix these, or set PULUMI_NODEJS_TRANSPILE_ONLY=true to skip type checks):\n${formatDiagnostics(ts, root, diagnostics)}`);
+    throw new Error(
+      `iko-plus: the program does not compile (fix these, or set PULUMI_NODEJS_TRANSPILE_ONLY=true to skip type checks):\n${formatDiagnostics(ts, root, diagnostics)}`,
+    );
   }
   const emitted = program.emit();
   if (emitted.emitSkipped) throw new Error(formatDiagnostics(ts, root, emitted.diagnostics));

@@ -29,7 +29,11 @@ export function declareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle 
  * Cilium on each: a member's Cilium release carries its mesh values and waits for its mesh
  * Secrets. Returns the handles (gated on the CNI) by name, and the mesh.
  */
-export function declareClusters(configs: StackCluster[], env: ClusterEnv, mesh?: MeshConfig): { handles: Map<string, ClusterHandle>; mesh?: ClusterMesh } {
+export function declareClusters(
+  configs: StackCluster[],
+  env: ClusterEnv,
+  mesh?: MeshConfig,
+): { handles: Map<string, ClusterHandle>; mesh?: ClusterMesh } {
   const bare = new Map(configs.map((c) => [c.name, declareBareCluster(c, env)] as const));
   let clusterMesh: ClusterMesh | undefined;
   if (mesh && mesh.members.length > 0) {
@@ -74,7 +78,10 @@ function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
   let handle: ClusterHandle;
   if (c.source === "gke" && c.gke) {
     return new GkeCluster(c.name, {
-      project: c.gke.project, location: c.gke.location, nodeCount: c.gke.nodeCount, machineType: c.gke.machineType,
+      project: c.gke.project,
+      location: c.gke.location,
+      nodeCount: c.gke.nodeCount,
+      machineType: c.gke.machineType,
       deletionProtection: c.gke.deletionProtection,
     });
   }
@@ -90,9 +97,12 @@ function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
       registryMirror: env.registryMirror,
     });
   } else {
-    handle = new ExistingCluster(c.name, c.kubeconfigPath !== undefined
-      ? { kubeconfigPath: c.kubeconfigPath }
-      : { kubeconfig: env.secrets[c.kubeconfigSecretKey as string] });
+    handle = new ExistingCluster(
+      c.name,
+      c.kubeconfigPath !== undefined
+        ? { kubeconfigPath: c.kubeconfigPath }
+        : { kubeconfig: env.secrets[c.kubeconfigSecretKey as string] },
+    );
   }
   return handle;
 }

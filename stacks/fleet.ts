@@ -7,8 +7,18 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
 import { CrdMirror, IkoHomeOperator } from "../components/iko";
 import {
-  FederatedIrisCluster, FleetSecret, KARMADA_NAMESPACE, KarmadaControlPlane, KarmadaMember, Placement, declareIrisInterpreter, declareNotReadyTaintPolicy, helmAgentServer,
-  helmAgentTlsServerName, propagatedByMember, selectableMembers,
+  FederatedIrisCluster,
+  FleetSecret,
+  KARMADA_NAMESPACE,
+  KarmadaControlPlane,
+  KarmadaMember,
+  Placement,
+  declareIrisInterpreter,
+  declareNotReadyTaintPolicy,
+  helmAgentServer,
+  helmAgentTlsServerName,
+  propagatedByMember,
+  selectableMembers,
 } from "../components/karmada";
 import { ClusterEnv, ClusterMeshOutputs, declareClusters, meshOutputs } from "./clusters";
 import { FleetConfig, ikoInstallArgs } from "./config";
@@ -42,50 +52,103 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     const ready: pulumi.Resource[] = [];
     if (c.iko && cfg.iko) {
       const iko = cfg.iko;
-      ready.push(new IkoHomeOperator(`${c.name}-iko`, {
-        home: handle(c.name),
-        ...ikoInstallArgs(iko),
-      }));
+      ready.push(
+        new IkoHomeOperator(`${c.name}-iko`, {
+          home: handle(c.name),
+          ...ikoInstallArgs(iko),
+        }),
+      );
     }
     if (c.join && cfg.crdManifestPath) {
-      ready.push(new CrdMirror(`${c.name}-iriscluster-crd`, { target: handle(c.name), manifestPath: cfg.crdManifestPath }));
+      ready.push(
+        new CrdMirror(`${c.name}-iriscluster-crd`, { target: handle(c.name), manifestPath: cfg.crdManifestPath }),
+      );
     }
     memberReady.set(c.name, ready);
   }
 
   const k = cfg.karmada;
-  const karmada = new KarmadaControlPlane("karmada", k.mode === "helm"
-    ? { helm: { host: handle(k.host as string), endpoint: k.endpoint as string, nodePort: k.nodePort, chartPath: k.chartPath, chartVersion: k.chartVersion, kubectlImage: k.kubectlImage, images: k.images } }
-    : { existing: k.kubeconfigPath !== undefined ? { kubeconfigPath: k.kubeconfigPath } : { kubeconfig: env.secrets[k.kubeconfigSecret as string] } });
-  const karmadaCrd = cfg.crdManifestPath ? [new CrdMirror("karmada-iriscluster-crd", { target: karmada, manifestPath: cfg.crdManifestPath })] : [];
+  const karmada = new KarmadaControlPlane(
+    "karmada",
+    k.mode === "helm"
+      ? {
+          helm: {
+            host: handle(k.host as string),
+            endpoint: k.endpoint as string,
+            nodePort: k.nodePort,
+            chartPath: k.chartPath,
+            chartVersion: k.chartVersion,
+            kubectlImage: k.kubectlImage,
+            images: k.images,
+          },
+        }
+      : {
+          existing:
+            k.kubeconfigPath !== undefined
+              ? { kubeconfigPath: k.kubeconfigPath }
+              : { kubeconfig: env.secrets[k.kubeconfigSecret as string] },
+        },
+  );
+  const karmadaCrd = cfg.crdManifestPath
+    ? [new CrdMirror("karmada-iriscluster-crd", { target: karmada, manifestPath: cfg.crdManifestPath })]
+    : [];
   const interpreter = declareIrisInterpreter("karmada-iriscluster-interpreter", karmada);
 
   // A federated object waits for (and on destroy goes before) the joins its placement can select,
   // and only those: a member that is down holds back nothing placed elsewhere. On destroy, each
   // join (its Cluster and Secrets) waits until Karmada has removed those objects from the member.
-  const placeable = cfg.clusters.filter((c) => c.join).map((c) => ({ name: c.name, labels: c.join?.labels, region: c.join?.region }));
-  const propagated = propagatedByMember(placeable,
-    cfg.federatedIrisClusters.map((f) => ({ name: f.name, namespace: f.namespace, placement: f.placement, licenseKey: f.licenseKeyConfig !== undefined, secrets: f.secrets, configMaps: f.configMaps })),
-    cfg.fleetSecrets.map((s) => ({ name: s.name, namespace: s.namespace, placement: s.placement })));
+  const placeable = cfg.clusters
+    .filter((c) => c.join)
+    .map((c) => ({ name: c.name, labels: c.join?.labels, region: c.join?.region }));
+  const propagated = propagatedByMember(
+    placeable,
+    cfg.federatedIrisClusters.map((f) => ({
+      name: f.name,
+      namespace: f.namespace,
+      placement: f.placement,
+      licenseKey: f.licenseKeyConfig !== undefined,
+      secrets: f.secrets,
+      configMaps: f.configMaps,
+    })),
+    cfg.fleetSecrets.map((s) => ({ name: s.name, namespace: s.namespace, placement: s.placement })),
+  );
   // Pull members' agents reach a Helm-installed Karmada at its host's node, on the NodePort.
   // `karmada.agentServer` wins; without it an existing Karmada's kubeconfig server is used.
-  const agentServer = k.agentServer !== undefined ? pulumi.output(k.agentServer)
-    : k.mode === "helm" ? handle(k.host as string).peerEndpoint.apply((e) => helmAgentServer(e, k.nodePort)) : undefined;
-  const agentTlsServerName = k.agentTlsServerName ?? (k.mode === "helm" && k.agentServer === undefined ? helmAgentTlsServerName(KARMADA_NAMESPACE) : undefined);
-  const pullArgs = (c: FleetConfig["clusters"][number]) => c.join?.syncMode !== "Pull" ? {} : {
-    syncMode: "Pull" as const,
-    ...(c.join.agentImage !== undefined ? { agentImage: c.join.agentImage } : {}),
-    ...(agentServer ? { agentKarmadaServer: agentServer } : {}),
-    ...(agentTlsServerName !== undefined ? { agentTlsServerName } : {}),
-  };
-  const members = cfg.clusters.filter((c) => c.join).map((c) => new KarmadaMember(`${c.name}-member`, {
-    karmada,
-    member: handle(c.name),
-    provider: c.join?.provider, region: c.join?.region, zones: c.join?.zones, labels: c.join?.labels, access: c.join?.access,
-    dependsOn: memberReady.get(c.name),
-    propagated: propagated[c.name],
-    ...pullArgs(c),
-  }));
+  const agentServer =
+    k.agentServer !== undefined
+      ? pulumi.output(k.agentServer)
+      : k.mode === "helm"
+        ? handle(k.host as string).peerEndpoint.apply((e) => helmAgentServer(e, k.nodePort))
+        : undefined;
+  const agentTlsServerName =
+    k.agentTlsServerName ??
+    (k.mode === "helm" && k.agentServer === undefined ? helmAgentTlsServerName(KARMADA_NAMESPACE) : undefined);
+  const pullArgs = (c: FleetConfig["clusters"][number]) =>
+    c.join?.syncMode !== "Pull"
+      ? {}
+      : {
+          syncMode: "Pull" as const,
+          ...(c.join.agentImage !== undefined ? { agentImage: c.join.agentImage } : {}),
+          ...(agentServer ? { agentKarmadaServer: agentServer } : {}),
+          ...(agentTlsServerName !== undefined ? { agentTlsServerName } : {}),
+        };
+  const members = cfg.clusters
+    .filter((c) => c.join)
+    .map(
+      (c) =>
+        new KarmadaMember(`${c.name}-member`, {
+          karmada,
+          member: handle(c.name),
+          provider: c.join?.provider,
+          region: c.join?.region,
+          zones: c.join?.zones,
+          labels: c.join?.labels,
+          access: c.join?.access,
+          dependsOn: memberReady.get(c.name),
+          propagated: propagated[c.name],
+          ...pullArgs(c),
+        }),
+    );
 
   const joinsFor = (p: Placement) => {
     const names = selectableMembers(p, placeable);
@@ -94,28 +157,37 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
 
   // Fleet TLS: the CA and certificates on its members, before the IrisClusters that mount them.
   const fleetTls = declareFleetTls(cfg.fleetTls, cfg.federatedIrisClusters, handle, env.secretObjects);
-  const federated = cfg.federatedIrisClusters.map((f) => new FederatedIrisCluster(`${f.namespace}-${f.name}`, {
-    karmada,
-    irisCluster: federatedIrisManifest(f, fleetTls),
-    policyName: f.policyName,
-    placement: f.placement,
-    failover: f.failover,
-    overrides: f.overrides,
-    licenseKey: f.licenseKeyConfig ? env.secretObjects[f.licenseKeyConfig] as pulumi.Output<string> : undefined,
-    secrets: f.secrets,
-    configMaps: f.configMaps,
-    dependsOn: [...karmadaCrd, interpreter, ...joinsFor(f.placement), ...tlsDependencies(f, fleetTls)],
-  }));
+  const federated = cfg.federatedIrisClusters.map(
+    (f) =>
+      new FederatedIrisCluster(`${f.namespace}-${f.name}`, {
+        karmada,
+        irisCluster: federatedIrisManifest(f, fleetTls),
+        policyName: f.policyName,
+        placement: f.placement,
+        failover: f.failover,
+        overrides: f.overrides,
+        licenseKey: f.licenseKeyConfig ? (env.secretObjects[f.licenseKeyConfig] as pulumi.Output<string>) : undefined,
+        secrets: f.secrets,
+        configMaps: f.configMaps,
+        dependsOn: [...karmadaCrd, interpreter, ...joinsFor(f.placement), ...tlsDependencies(f, fleetTls)],
+      }),
+  );
   for (const s of cfg.fleetSecrets) {
     new FleetSecret(`${s.namespace}-${s.name}`, {
-      karmada, name: s.name, namespace: s.namespace, placement: s.placement,
+      karmada,
+      name: s.name,
+      namespace: s.namespace,
+      placement: s.placement,
       data: env.secretObjects[s.dataKey] as pulumi.Output<Record<string, string>>,
       dependsOn: joinsFor(s.placement),
     });
   }
   // Cluster failover: not-ready Clusters get a NoExecute taint, so Karmada evicts and reschedules.
   if (cfg.clusterFailover) {
-    declareNotReadyTaintPolicy("karmada-not-ready-taint-policy", karmada, { name: "iko-plus-not-ready", target: cfg.clusterFailover.target });
+    declareNotReadyTaintPolicy("karmada-not-ready-taint-policy", karmada, {
+      name: "iko-plus-not-ready",
+      target: cfg.clusterFailover.target,
+    });
   }
   const kubeconfigs: Record<string, pulumi.Output<string>> = {};
   for (const [name, h] of handles) kubeconfigs[name] = h.kubeconfig;
@@ -123,7 +195,11 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
     karmadaKubeconfig: karmada.kubeconfig,
     clusterKubeconfigs: pulumi.secret(pulumi.all(kubeconfigs)),
     joinedMembers: members.map((m) => m.clusterName),
-    federatedIrisClusters: cfg.federatedIrisClusters.map((f, i) => ({ name: f.name, namespace: f.namespace, policy: federated[i].policyName })),
+    federatedIrisClusters: cfg.federatedIrisClusters.map((f, i) => ({
+      name: f.name,
+      namespace: f.namespace,
+      policy: federated[i].policyName,
+    })),
     fleetSecrets: cfg.fleetSecrets.map((s) => `${s.namespace}/${s.name}`),
     fleetTls: fleetTlsOutputs(fleetTls),
     clusterMesh: meshOutputs(mesh),

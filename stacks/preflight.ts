@@ -23,15 +23,23 @@ export interface EndpointCheck {
 }
 
 /** The check for a kubeconfig given as a file (`key` without the project prefix) or as a secret config key. */
-export function kubeconfigCheck(key: string, path: string | undefined, secretKey: string | undefined, raw: Record<string, unknown>): EndpointCheck | undefined {
-  if (path !== undefined) return { key: `${PROJECT}:${key}`, value: path, secret: false, kubeconfig: fs.readFileSync(path, "utf8") };
-  if (secretKey !== undefined && typeof raw[secretKey] === "string") return { key: `${PROJECT}:${secretKey}`, value: undefined, secret: true, kubeconfig: raw[secretKey] as string };
+export function kubeconfigCheck(
+  key: string,
+  path: string | undefined,
+  secretKey: string | undefined,
+  raw: Record<string, unknown>,
+): EndpointCheck | undefined {
+  if (path !== undefined)
+    return { key: `${PROJECT}:${key}`, value: path, secret: false, kubeconfig: fs.readFileSync(path, "utf8") };
+  if (secretKey !== undefined && typeof raw[secretKey] === "string")
+    return { key: `${PROJECT}:${secretKey}`, value: undefined, secret: true, kubeconfig: raw[secretKey] as string };
   return undefined;
 }
 
 /** The checks for the existing clusters among `clusters` (kind and GKE clusters are created, not probed). */
 export function clusterEndpointChecks(clusters: ClusterConfig[], raw: Record<string, unknown>): EndpointCheck[] {
-  return clusters.filter((c) => c.source === "kubeconfig")
+  return clusters
+    .filter((c) => c.source === "kubeconfig")
     .map((c) => kubeconfigCheck(`${c.key}.kubeconfigPath`, c.kubeconfigPath, c.kubeconfigSecretKey, raw))
     .filter((c): c is EndpointCheck => c !== undefined);
 }
@@ -72,8 +80,14 @@ Promise.all(targets.map((t) => new Promise((resolve) => {
  */
 export function probeAddresses(targets: { host: string; port: number }[], timeoutMs = 5000): string[] {
   if (targets.length === 0) return [];
-  const res = child.spawnSync(process.execPath, ["-e", PROBE, JSON.stringify(targets), String(timeoutMs)], { encoding: "utf8", timeout: timeoutMs + 10_000 });
-  if (res.status !== 0) throw new Error(`iko-plus: could not probe the clusters' API servers: ${(res.stderr || res.error?.message || "").trim()}`);
+  const res = child.spawnSync(process.execPath, ["-e", PROBE, JSON.stringify(targets), String(timeoutMs)], {
+    encoding: "utf8",
+    timeout: timeoutMs + 10_000,
+  });
+  if (res.status !== 0)
+    throw new Error(
+      `iko-plus: could not probe the clusters' API servers: ${(res.stderr || res.error?.message || "").trim()}`,
+    );
   return JSON.parse(res.stdout) as string[];
 }
 
@@ -82,5 +96,5 @@ export function endpointProblems(checks: EndpointCheck[], probe: typeof probeAdd
   if (checks.length === 0) return [];
   const servers = checks.map((c) => parseKubeconfig(c.kubeconfig).server);
   const codes = probe(servers.map(serverAddress));
-  return checks.flatMap((c, i) => codes[i] ? [deadEndpointProblem(c, servers[i], codes[i])] : []);
+  return checks.flatMap((c, i) => (codes[i] ? [deadEndpointProblem(c, servers[i], codes[i])] : []));
 }

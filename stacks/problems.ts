@@ -5,7 +5,10 @@
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
-    super(`invalid configuration (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n` + problems.map((p) => `  - ${p}`).join("\n"));
+    super(
+      `invalid configuration (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n` +
+        problems.map((p) => `  - ${p}`).join("\n"),
+    );
     this.name = "ConfigError";
   }
 }

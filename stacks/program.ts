@@ -4,7 +4,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { clusterEndpointChecks, endpointProblems, kubeconfigCheck } from "./preflight";
 import { ConfigError } from "./problems";
-import { FleetConfig, PROJECT, RegionConfig, WfhConfig, validateFleetConfig, validateRegionConfig, validateWfhConfig } from "./config";
+import {
+  FleetConfig,
+  PROJECT,
+  RegionConfig,
+  WfhConfig,
+  validateFleetConfig,
+  validateRegionConfig,
+  validateWfhConfig,
+} from "./config";
 import { fleetStack } from "./fleet";
 import { fleetTlsSecretKeys } from "./config/tls";
 import { regionStack } from "./region";
@@ -39,7 +47,11 @@ export function secretConfigKeys(env: NodeJS.ProcessEnv = process.env): string[]
  * Validates the raw config for the program it names; throws ConfigError listing every problem.
  * `currentStack` (this stack's name) lets a region stack refuse itself as its fleet.
  */
-export function validateConfig(raw: Record<string, unknown>, secretKeys: string[], currentStack?: string): WfhConfig | FleetConfig | RegionConfig {
+export function validateConfig(
+  raw: Record<string, unknown>,
+  secretKeys: string[],
+  currentStack?: string,
+): WfhConfig | FleetConfig | RegionConfig {
   if (raw.program === "region") return validateRegionConfig(raw, secretKeys, currentStack);
   return raw.program === "fleet" ? validateFleetConfig(raw, secretKeys) : validateWfhConfig(raw);
 }
@@ -56,10 +68,16 @@ export function runProgram(): Record<string, unknown> {
   let cfg: WfhConfig | FleetConfig | RegionConfig;
   try {
     cfg = validateConfig(raw, secretConfigKeys(), pulumi.getStack());
-    const clusters = cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
+    const clusters =
+      cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
     const checks = clusterEndpointChecks(clusters, raw);
     if (cfg.program === "fleet" && cfg.karmada.mode === "existing") {
-      const karmada = kubeconfigCheck("karmada.kubeconfigPath", cfg.karmada.kubeconfigPath, cfg.karmada.kubeconfigSecret, raw);
+      const karmada = kubeconfigCheck(
+        "karmada.kubeconfigPath",
+        cfg.karmada.kubeconfigPath,
+        cfg.karmada.kubeconfigSecret,
+        raw,
+      );
       if (karmada) checks.push(karmada);
     }
     const dead = endpointProblems(checks);
@@ -71,14 +89,18 @@ export function runProgram(): Record<string, unknown> {
   }
   // Secret kubeconfigs: exactly the keys the validated config names, read as Pulumi secrets.
   const secrets: Record<string, pulumi.Output<string>> = {};
-  const clusters = cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
-  for (const c of clusters) if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
+  const clusters =
+    cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
+  for (const c of clusters)
+    if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
   const registryMirror = cfg.registryMirror;
   if (cfg.program === "wfh") return { program: cfg.program, ...wfhStack(cfg, { secrets, registryMirror }) };
   if (cfg.program === "region") return { program: cfg.program, ...regionStack(cfg, { secrets, registryMirror }) };
-  if (cfg.karmada.kubeconfigSecret) secrets[cfg.karmada.kubeconfigSecret] = config.requireSecret(cfg.karmada.kubeconfigSecret);
+  if (cfg.karmada.kubeconfigSecret)
+    secrets[cfg.karmada.kubeconfigSecret] = config.requireSecret(cfg.karmada.kubeconfigSecret);
   const secretObjects: Record<string, pulumi.Output<unknown>> = {};
-  for (const f of cfg.federatedIrisClusters) if (f.licenseKeyConfig) secretObjects[f.licenseKeyConfig] = config.requireSecret(f.licenseKeyConfig);
+  for (const f of cfg.federatedIrisClusters)
+    if (f.licenseKeyConfig) secretObjects[f.licenseKeyConfig] = config.requireSecret(f.licenseKeyConfig);
   for (const s of cfg.fleetSecrets) secretObjects[s.dataKey] = config.requireSecretObject(s.dataKey);
   for (const k of fleetTlsSecretKeys(cfg.fleetTls)) secretObjects[k] = config.requireSecret(k);
   return { program: cfg.program, ...fleetStack(cfg, { secrets, secretObjects, registryMirror }) };

@@ -36,15 +36,19 @@ export function missingFleetOutputMessage(fleetStack: string): string {
  * with one message naming the fleet stack and the fix.
  */
 export function fleetKarmadaKubeconfig(fleet: pulumi.StackReference, fleetStack: string): pulumi.Output<string> {
-  return pulumi.secret(fleet.getOutput(FLEET_KARMADA_OUTPUT).apply((v: unknown) => {
-    if (typeof v !== "string" || v.length === 0) throw new pulumi.RunError(missingFleetOutputMessage(fleetStack));
-    return v;
-  }));
+  return pulumi.secret(
+    fleet.getOutput(FLEET_KARMADA_OUTPUT).apply((v: unknown) => {
+      if (typeof v !== "string" || v.length === 0) throw new pulumi.RunError(missingFleetOutputMessage(fleetStack));
+      return v;
+    }),
+  );
 }
 
 export function regionStack(cfg: RegionConfig, env: ClusterEnv): RegionOutputs {
   const fleet = new pulumi.StackReference("fleet", { name: cfg.fleetStack });
-  const karmada = new KarmadaControlPlane("karmada", { existing: { kubeconfig: fleetKarmadaKubeconfig(fleet, cfg.fleetStack) } });
+  const karmada = new KarmadaControlPlane("karmada", {
+    existing: { kubeconfig: fleetKarmadaKubeconfig(fleet, cfg.fleetStack) },
+  });
   const m = cfg.member;
   const member = declareCluster(m, env);
 
@@ -52,12 +56,15 @@ export function regionStack(cfg: RegionConfig, env: ClusterEnv): RegionOutputs {
   const ready: pulumi.Resource[] = [];
   if (m.iko && cfg.iko) {
     const iko = cfg.iko;
-    ready.push(new IkoHomeOperator(`${m.name}-iko`, {
-      home: member,
-      ...ikoInstallArgs(iko),
-    }));
+    ready.push(
+      new IkoHomeOperator(`${m.name}-iko`, {
+        home: member,
+        ...ikoInstallArgs(iko),
+      }),
+    );
   }
-  if (cfg.crdManifestPath) ready.push(new CrdMirror(`${m.name}-iriscluster-crd`, { target: member, manifestPath: cfg.crdManifestPath }));
+  if (cfg.crdManifestPath)
+    ready.push(new CrdMirror(`${m.name}-iriscluster-crd`, { target: member, manifestPath: cfg.crdManifestPath }));
 
   const joined = new KarmadaMember(`${m.name}-member`, {
     karmada,

@@ -22,12 +22,20 @@ export interface FleetTlsStackOutputs {
 }
 
 /** Declares FleetTls when the config has `fleetTls`; `secretObjects` holds a supplied CA's keys. */
-export function declareFleetTls(cfg: FleetTlsConfig | undefined, irisClusters: TlsIris[], handle: (name: string) => ClusterHandle,
-  secretObjects: Record<string, pulumi.Output<unknown>>): FleetTls | undefined {
+export function declareFleetTls(
+  cfg: FleetTlsConfig | undefined,
+  irisClusters: TlsIris[],
+  handle: (name: string) => ClusterHandle,
+  secretObjects: Record<string, pulumi.Output<unknown>>,
+): FleetTls | undefined {
   if (cfg === undefined) return undefined;
-  const ca = cfg.ca.source === "generate"
-    ? { generate: cfg.ca.options }
-    : { certificatePem: secretObjects[cfg.ca.certificateConfig] as pulumi.Output<string>, privateKeyPem: secretObjects[cfg.ca.keyConfig] as pulumi.Output<string> };
+  const ca =
+    cfg.ca.source === "generate"
+      ? { generate: cfg.ca.options }
+      : {
+          certificatePem: secretObjects[cfg.ca.certificateConfig] as pulumi.Output<string>,
+          privateKeyPem: secretObjects[cfg.ca.keyConfig] as pulumi.Output<string>,
+        };
   return new FleetTls("fleet-tls", {
     members: cfg.members.map(handle),
     ca,
@@ -54,5 +62,10 @@ export function tlsDependencies(f: TlsIris, tls: FleetTls | undefined): pulumi.R
 
 export function fleetTlsOutputs(tls: FleetTls | undefined): FleetTlsStackOutputs | undefined {
   if (tls === undefined) return undefined;
-  return { caCertificate: tls.caCertificate, issuer: tls.issuerName, members: Object.keys(tls.members), certificates: { ...tls.secretNames } };
+  return {
+    caCertificate: tls.caCertificate,
+    issuer: tls.issuerName,
+    members: Object.keys(tls.members),
+    certificates: { ...tls.secretNames },
+  };
 }

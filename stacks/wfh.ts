@@ -40,19 +40,29 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
   const namespaces = new Map<string, k8s.core.v1.Namespace>();
   for (const ic of cfg.irisClusters) {
     if (ic.namespace !== "default" && !namespaces.has(ic.namespace)) {
-      namespaces.set(ic.namespace, new k8s.core.v1.Namespace(`work-ns-${ic.namespace}`, { metadata: { name: ic.namespace } },
-        { provider: work.provider, dependsOn: work.readyGate }));
+      namespaces.set(
+        ic.namespace,
+        new k8s.core.v1.Namespace(
+          `work-ns-${ic.namespace}`,
+          { metadata: { name: ic.namespace } },
+          { provider: work.provider, dependsOn: work.readyGate },
+        ),
+      );
     }
   }
   for (const ic of cfg.irisClusters) {
     const ns = namespaces.get(ic.namespace);
     const manifest = irisClusterManifest(ic);
-    new k8s.apiextensions.CustomResource(`iriscluster-${ic.namespace}-${ic.name}`, {
-      apiVersion: manifest.apiVersion as string,
-      kind: manifest.kind as string,
-      metadata: manifest.metadata as k8s.types.input.meta.v1.ObjectMeta,
-      spec: manifest.spec,
-    }, { provider: work.provider, dependsOn: [...work.readyGate, ...(crd ? [crd] : []), ...(ns ? [ns] : [])] });
+    new k8s.apiextensions.CustomResource(
+      `iriscluster-${ic.namespace}-${ic.name}`,
+      {
+        apiVersion: manifest.apiVersion as string,
+        kind: manifest.kind as string,
+        metadata: manifest.metadata as k8s.types.input.meta.v1.ObjectMeta,
+        spec: manifest.spec,
+      },
+      { provider: work.provider, dependsOn: [...work.readyGate, ...(crd ? [crd] : []), ...(ns ? [ns] : [])] },
+    );
   }
   return {
     homeKubeconfig: home.kubeconfig,

@@ -6,7 +6,15 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, withReadyGate } from "../cluster/handle";
 import { ArgProblem, checkCiliumClusterId, checkClusterName, checkField, throwIfArgProblems } from "../names";
-import { CILIUM_REPO, CILIUM_VERSION, CNI_PROBE_IMAGE, CiliumValuesArgs, checkDropCapabilities, ciliumValues, cniProbeDaemonSet } from "./values";
+import {
+  CILIUM_REPO,
+  CILIUM_VERSION,
+  CNI_PROBE_IMAGE,
+  CiliumValuesArgs,
+  checkDropCapabilities,
+  ciliumValues,
+  cniProbeDaemonSet,
+} from "./values";
 
 export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
   /** The cluster to install into. */
@@ -43,7 +51,8 @@ export function checkCiliumCniArgs(args: CiliumCniCheckedArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
   checkField(problems, "clusterName", args.clusterName, checkClusterName);
   checkField(problems, "clusterId", args.clusterId, checkCiliumClusterId);
-  for (const p of checkDropCapabilities(args.dropCapabilities ?? [])) problems.push(["dropCapabilities", args.dropCapabilities, p]);
+  for (const p of checkDropCapabilities(args.dropCapabilities ?? []))
+    problems.push(["dropCapabilities", args.dropCapabilities, p]);
   return problems;
 }
 
@@ -57,21 +66,36 @@ export class CiliumCni extends pulumi.ComponentResource {
 
   constructor(name: string, args: CiliumCniArgs, opts?: pulumi.ComponentResourceOptions) {
     const clusterName = args.clusterName ?? args.cluster.name;
-    throwIfArgProblems("CiliumCni", name, checkCiliumCniArgs({ clusterName, clusterId: args.clusterId, dropCapabilities: args.dropCapabilities }));
+    throwIfArgProblems(
+      "CiliumCni",
+      name,
+      checkCiliumCniArgs({ clusterName, clusterId: args.clusterId, dropCapabilities: args.dropCapabilities }),
+    );
     super("iko-plus:cilium:CiliumCni", name, {}, opts);
     const values = ciliumValues({ ...args, clusterName });
     const source = args.chartPath
       ? { chart: args.chartPath }
       : { chart: "cilium", version: args.version ?? CILIUM_VERSION, repositoryOpts: { repo: CILIUM_REPO } };
-    this.release = new k8s.helm.v3.Release(`${name}-cilium`, {
-      name: "cilium",
-      namespace: "kube-system",
-      ...source,
-      values,
-      timeout: args.timeoutSeconds ?? 600,
-    }, { parent: this, provider: args.cluster.provider, dependsOn: [...args.cluster.readyGate, ...(args.dependsOn ?? [])] });
-    this.probe = new k8s.apps.v1.DaemonSet(`${name}-probe`, cniProbeDaemonSet("iko-plus-cni-probe", args.probeImage ?? CNI_PROBE_IMAGE),
-      { parent: this, provider: args.cluster.provider, dependsOn: [this.release] });
+    this.release = new k8s.helm.v3.Release(
+      `${name}-cilium`,
+      {
+        name: "cilium",
+        namespace: "kube-system",
+        ...source,
+        values,
+        timeout: args.timeoutSeconds ?? 600,
+      },
+      {
+        parent: this,
+        provider: args.cluster.provider,
+        dependsOn: [...args.cluster.readyGate, ...(args.dependsOn ?? [])],
+      },
+    );
+    this.probe = new k8s.apps.v1.DaemonSet(
+      `${name}-probe`,
+      cniProbeDaemonSet("iko-plus-cni-probe", args.probeImage ?? CNI_PROBE_IMAGE),
+      { parent: this, provider: args.cluster.provider, dependsOn: [this.release] },
+    );
     this.handle = withReadyGate(args.cluster, this.release, this.probe);
     this.registerOutputs({ status: this.release.status });
   }

@@ -12,7 +12,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { MESH_CERT_KINDS, MeshCertKind, MeshCertSpec, meshCertSpecs } from "./mesh-values";
 
 /** One issued certificate; `keyPem` is secret material. */
-export interface IssuedCert { certPem: string; keyPem: string }
+export interface IssuedCert {
+  certPem: string;
+  keyPem: string;
+}
 
 /** What the certificates of one member are made from. Every field changes them. */
 export interface MeshCertInputs {
@@ -38,7 +41,13 @@ export const MESH_CERT_VALIDITY_DAYS = 1095;
  * five minutes before `now`; keyUsage digitalSignature + keyEncipherment, extKeyUsage serverAuth +
  * clientAuth (as the chart's `genSignedCert`), subjectAltName for the server's names.
  */
-export function issueMeshCert(spec: MeshCertSpec, caCertPem: string, caKeyPem: string, validityDays: number, now: Date = new Date()): IssuedCert {
+export function issueMeshCert(
+  spec: MeshCertSpec,
+  caCertPem: string,
+  caKeyPem: string,
+  validityDays: number,
+  now: Date = new Date(),
+): IssuedCert {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const forge: typeof import("node-forge") = require("node-forge");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -49,7 +58,8 @@ export function issueMeshCert(spec: MeshCertSpec, caCertPem: string, caKeyPem: s
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString());
   const serial = forge.util.bytesToHex(forge.random.getBytesSync(16));
-  cert.serialNumber = ((parseInt(serial.slice(0, 2), 16) & 0x7f) | 0x10).toString(16).padStart(2, "0") + serial.slice(2);
+  cert.serialNumber =
+    ((parseInt(serial.slice(0, 2), 16) & 0x7f) | 0x10).toString(16).padStart(2, "0") + serial.slice(2);
   cert.validity.notBefore = new Date(now.getTime() - 5 * 60_000);
   cert.validity.notAfter = new Date(now.getTime() + validityDays * 86_400_000);
   cert.setSubject([{ name: "commonName", value: spec.commonName }]);
@@ -65,14 +75,21 @@ export function issueMeshCert(spec: MeshCertSpec, caCertPem: string, caKeyPem: s
     ...(altNames.length > 0 ? [{ name: "subjectAltName", altNames }] : []),
   ]);
   cert.sign(caKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
+  return {
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  };
 }
 
 /** The four certificates of one member (meshCertSpecs), issued by the CA. */
-export function issueMeshCertificates(inputs: MeshCertInputs, now: Date = new Date()): Record<MeshCertKind, IssuedCert> {
+export function issueMeshCertificates(
+  inputs: MeshCertInputs,
+  now: Date = new Date(),
+): Record<MeshCertKind, IssuedCert> {
   const specs = meshCertSpecs(inputs.clusterName, inputs.addresses);
   const out = {} as Record<MeshCertKind, IssuedCert>;
-  for (const kind of MESH_CERT_KINDS) out[kind] = issueMeshCert(specs[kind], inputs.caCertPem, inputs.caKeyPem, inputs.validityDays, now);
+  for (const kind of MESH_CERT_KINDS)
+    out[kind] = issueMeshCert(specs[kind], inputs.caCertPem, inputs.caKeyPem, inputs.validityDays, now);
   return out;
 }
 
@@ -80,7 +97,14 @@ export function issueMeshCertificates(inputs: MeshCertInputs, now: Date = new Da
 export type MeshCertState = MeshCertInputs & Record<`${MeshCertKind}CertPem` | `${MeshCertKind}KeyPem`, string>;
 
 /** Inputs whose change issues new certificates (all of them). */
-export const MESH_CERT_INPUTS: (keyof MeshCertInputs)[] = ["caCertPem", "caKeyPem", "clusterName", "addresses", "validityDays", "generation"];
+export const MESH_CERT_INPUTS: (keyof MeshCertInputs)[] = [
+  "caCertPem",
+  "caKeyPem",
+  "clusterName",
+  "addresses",
+  "validityDays",
+  "generation",
+];
 
 /** The outputs kept secret in state: every private key. */
 export const MESH_CERT_SECRET_OUTPUTS = MESH_CERT_KINDS.map((k) => `${k}KeyPem`);
@@ -126,9 +150,18 @@ export class MeshCertificates extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: Inputs<MeshCertInputs>, opts?: pulumi.CustomResourceOptions) {
     const outs: Record<string, undefined> = {};
-    for (const k of MESH_CERT_KINDS) { outs[`${k}CertPem`] = undefined; outs[`${k}KeyPem`] = undefined; }
-    super(new MeshCertificatesProvider(), name, { ...args, caKeyPem: pulumi.secret(args.caKeyPem), ...outs },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...MESH_CERT_SECRET_OUTPUTS] }, "iko-plus-cilium", "MeshCertificates");
+    for (const k of MESH_CERT_KINDS) {
+      outs[`${k}CertPem`] = undefined;
+      outs[`${k}KeyPem`] = undefined;
+    }
+    super(
+      new MeshCertificatesProvider(),
+      name,
+      { ...args, caKeyPem: pulumi.secret(args.caKeyPem), ...outs },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...MESH_CERT_SECRET_OUTPUTS] },
+      "iko-plus-cilium",
+      "MeshCertificates",
+    );
   }
 
   /** One certificate and its key (secret). */

@@ -65,17 +65,28 @@ export function checkClusterMeshMembers(members: readonly MeshMemberCheck[]): Ar
     const b = members[j];
     for (let i = 0; i < j; i++) {
       const a = members[i];
-      if (a.name === b.name) problems.push([`${ref(j)}.name`, b.name, `is also the name of ${ref(i)}; give every cluster its own name`]);
+      if (a.name === b.name)
+        problems.push([`${ref(j)}.name`, b.name, `is also the name of ${ref(i)}; give every cluster its own name`]);
       if (a.clusterId !== undefined && b.clusterId !== undefined && a.clusterId === b.clusterId) {
-        problems.push([`${ref(j)}.clusterId`, b.clusterId, `is also ${ref(i)}'s Cilium cluster id; give every cluster its own id from 1 to 255`]);
+        problems.push([
+          `${ref(j)}.clusterId`,
+          b.clusterId,
+          `is also ${ref(i)}'s Cilium cluster id; give every cluster its own id from 1 to 255`,
+        ]);
       }
       if (a.podSubnet && b.podSubnet && cidrsOverlap(a.podSubnet, b.podSubnet)) {
-        problems.push([`${ref(j)}.podSubnet`, b.podSubnet,
-          `overlaps ${ref(i)}.podSubnet ${JSON.stringify(a.podSubnet)}; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16`]);
+        problems.push([
+          `${ref(j)}.podSubnet`,
+          b.podSubnet,
+          `overlaps ${ref(i)}.podSubnet ${JSON.stringify(a.podSubnet)}; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16`,
+        ]);
       }
       if (a.nodePort !== undefined && a.nodePort === b.nodePort && (a.kubeProxyReplacement || b.kubeProxyReplacement)) {
-        problems.push([`${ref(j)}.nodePort`, b.nodePort,
-          `is also ${ref(i)}'s clustermesh-apiserver NodePort, and one of them replaces kube-proxy, which then sends that NodePort to its own cluster (Cilium #24692); give each its own, e.g. ${b.nodePort === CLUSTERMESH_NODE_PORT ? CLUSTERMESH_NODE_PORT + 1 : CLUSTERMESH_NODE_PORT}`]);
+        problems.push([
+          `${ref(j)}.nodePort`,
+          b.nodePort,
+          `is also ${ref(i)}'s clustermesh-apiserver NodePort, and one of them replaces kube-proxy, which then sends that NodePort to its own cluster (Cilium #24692); give each its own, e.g. ${b.nodePort === CLUSTERMESH_NODE_PORT ? CLUSTERMESH_NODE_PORT + 1 : CLUSTERMESH_NODE_PORT}`,
+        ]);
       }
     }
   }
@@ -101,7 +112,12 @@ export function checkClusterMeshArgs(members: readonly MeshMemberCheck[]): ArgPr
   members.forEach((m, i) => {
     const ref = m.ref ?? `members[${i}]`;
     checkField(problems, `${ref}.name`, m.name, checkClusterName);
-    if (m.clusterId === undefined) problems.push([`${ref}.clusterId`, undefined, "is required: a ClusterMesh member needs its Cilium cluster id (1 to 255)"]);
+    if (m.clusterId === undefined)
+      problems.push([
+        `${ref}.clusterId`,
+        undefined,
+        "is required: a ClusterMesh member needs its Cilium cluster id (1 to 255)",
+      ]);
     else checkField(problems, `${ref}.clusterId`, m.clusterId, checkCiliumClusterId);
     checkField(problems, `${ref}.nodePort`, m.nodePort, checkNodePort);
   });
@@ -123,7 +139,10 @@ export interface MeshPeer<A = string> {
  * NodePort Service, our TLS (no chart-made certificates or Secrets, `authMode: cluster`), and the
  * peers. `A` is the address type (a string, or a Pulumi input in the component).
  */
-export function clusterMeshValues<A>(args: { nodePort: number; peers: readonly MeshPeer<A>[] }): Record<string, unknown> {
+export function clusterMeshValues<A>(args: {
+  nodePort: number;
+  peers: readonly MeshPeer<A>[];
+}): Record<string, unknown> {
   return {
     useAPIServer: true,
     apiserver: {
@@ -136,7 +155,7 @@ export function clusterMeshValues<A>(args: { nodePort: number; peers: readonly M
 
 /** The four certificates of one member. */
 export const MESH_CERT_KINDS = ["server", "admin", "local", "remote"] as const;
-export type MeshCertKind = typeof MESH_CERT_KINDS[number];
+export type MeshCertKind = (typeof MESH_CERT_KINDS)[number];
 
 /** The Secret each certificate goes in (the names the chart's pods mount). */
 export function meshSecretName(kind: MeshCertKind): string {
@@ -158,7 +177,11 @@ const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
  * Service's in-cluster name, 127.0.0.1 and ::1) plus each address; the client certificates' common
  * names are the etcd users the clustermesh-apiserver creates (`admin-`, `local-`, `remote-<name>`).
  */
-export function meshCertSpecs(clusterName: string, addresses: readonly string[], namespace = CILIUM_NAMESPACE): Record<MeshCertKind, MeshCertSpec> {
+export function meshCertSpecs(
+  clusterName: string,
+  addresses: readonly string[],
+  namespace = CILIUM_NAMESPACE,
+): Record<MeshCertKind, MeshCertSpec> {
   const ips = addresses.filter((a) => IPV4.test(a) || a.includes(":"));
   const hosts = addresses.filter((a) => !ips.includes(a));
   const dnsNames = [CLUSTERMESH_SERVER_CN, `*.${CLUSTERMESH_DOMAIN}`, `clustermesh-apiserver.${namespace}.svc`];
@@ -178,13 +201,21 @@ export function meshCertSpecs(clusterName: string, addresses: readonly string[],
  * One certificate's Secret, `kubernetes.io/tls` with `ca.crt` as the chart's own Secrets have it.
  * `T` is the value type (strings, or Pulumi secret outputs in the component).
  */
-export function meshTlsSecretManifest<T>(kind: MeshCertKind, pem: { ca: T; cert: T; key: T }, namespace = CILIUM_NAMESPACE): {
+export function meshTlsSecretManifest<T>(
+  kind: MeshCertKind,
+  pem: { ca: T; cert: T; key: T },
+  namespace = CILIUM_NAMESPACE,
+): {
   metadata: { name: string; namespace: string; labels: Record<string, string> };
   type: string;
   stringData: { "ca.crt": T; "tls.crt": T; "tls.key": T };
 } {
   return {
-    metadata: { name: meshSecretName(kind), namespace, labels: { "app.kubernetes.io/part-of": "cilium", "app.kubernetes.io/managed-by": "iko-plus" } },
+    metadata: {
+      name: meshSecretName(kind),
+      namespace,
+      labels: { "app.kubernetes.io/part-of": "cilium", "app.kubernetes.io/managed-by": "iko-plus" },
+    },
     type: "kubernetes.io/tls",
     stringData: { "ca.crt": pem.ca, "tls.crt": pem.cert, "tls.key": pem.key },
   };

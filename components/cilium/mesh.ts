@@ -20,7 +20,14 @@ import { FleetCaOptions, FleetCaSource, resolveCaOptions } from "../tls/ca";
 import { FleetCa } from "../tls/ca-provider";
 import { MESH_CERT_VALIDITY_DAYS, MeshCertificates } from "./mesh-tls";
 import {
-  CILIUM_NAMESPACE, CLUSTERMESH_NODE_PORT, MESH_CERT_KINDS, MeshPeer, checkClusterMeshArgs, clusterMeshValues, endpointHost, meshTlsSecretManifest,
+  CILIUM_NAMESPACE,
+  CLUSTERMESH_NODE_PORT,
+  MESH_CERT_KINDS,
+  MeshPeer,
+  checkClusterMeshArgs,
+  clusterMeshValues,
+  endpointHost,
+  meshTlsSecretManifest,
 } from "./mesh-values";
 
 export interface ClusterMeshMember {
@@ -84,9 +91,19 @@ export class ClusterMesh extends pulumi.ComponentResource {
 
   constructor(name: string, args: ClusterMeshArgs, opts?: pulumi.ComponentResourceOptions) {
     const names = args.members.map((m) => m.clusterName ?? m.cluster.name);
-    throwIfArgProblems("ClusterMesh", name, checkClusterMeshArgs(args.members.map((m, i) => ({
-      name: names[i], clusterId: m.clusterId, podSubnet: m.podSubnet, nodePort: m.nodePort ?? CLUSTERMESH_NODE_PORT, kubeProxyReplacement: m.kubeProxyReplacement,
-    }))));
+    throwIfArgProblems(
+      "ClusterMesh",
+      name,
+      checkClusterMeshArgs(
+        args.members.map((m, i) => ({
+          name: names[i],
+          clusterId: m.clusterId,
+          podSubnet: m.podSubnet,
+          nodePort: m.nodePort ?? CLUSTERMESH_NODE_PORT,
+          kubeProxyReplacement: m.kubeProxyReplacement,
+        })),
+      ),
+    );
     super("iko-plus:cilium:ClusterMesh", name, {}, opts);
     this.memberNames = names;
 
@@ -112,19 +129,35 @@ export class ClusterMesh extends pulumi.ComponentResource {
     this.cni = {};
     args.members.forEach((m, i) => {
       const member = names[i];
-      const certs = new MeshCertificates(`${name}-${member}-certs`, {
-        caCertPem: caCert, caKeyPem: caKey, clusterName: member, addresses: addresses[i].apply((a) => [a]),
-        validityDays: args.certValidityDays ?? MESH_CERT_VALIDITY_DAYS, generation: args.certGeneration ?? 1,
-      }, { parent: this });
+      const certs = new MeshCertificates(
+        `${name}-${member}-certs`,
+        {
+          caCertPem: caCert,
+          caKeyPem: caKey,
+          clusterName: member,
+          addresses: addresses[i].apply((a) => [a]),
+          validityDays: args.certValidityDays ?? MESH_CERT_VALIDITY_DAYS,
+          generation: args.certGeneration ?? 1,
+        },
+        { parent: this },
+      );
       this.certificates[member] = certs;
       this.secrets[member] = MESH_CERT_KINDS.map((kind) => {
         const pem = certs.pem(kind);
-        return new k8s.core.v1.Secret(`${name}-${member}-${kind}-cert`, meshTlsSecretManifest(kind, { ca: caCert, cert: pem.cert, key: pem.key }, CILIUM_NAMESPACE),
-          { parent: this, provider: m.cluster.provider, dependsOn: m.cluster.readyGate });
+        return new k8s.core.v1.Secret(
+          `${name}-${member}-${kind}-cert`,
+          meshTlsSecretManifest(kind, { ca: caCert, cert: pem.cert, key: pem.key }, CILIUM_NAMESPACE),
+          { parent: this, provider: m.cluster.provider, dependsOn: m.cluster.readyGate },
+        );
       });
       const peers: MeshPeer<pulumi.Output<string>>[] = [];
-      args.members.forEach((_, j) => { if (j !== i) peers.push({ name: names[j], address: addresses[j], port: ports[j] }); });
-      this.cni[member] = { clusterMesh: clusterMeshValues({ nodePort: ports[i], peers }), dependsOn: this.secrets[member] };
+      args.members.forEach((_, j) => {
+        if (j !== i) peers.push({ name: names[j], address: addresses[j], port: ports[j] });
+      });
+      this.cni[member] = {
+        clusterMesh: clusterMeshValues({ nodePort: ports[i], peers }),
+        dependsOn: this.secrets[member],
+      };
     });
     this.registerOutputs({ caCertificate: this.caCertificate, members: names });
   }
@@ -132,7 +165,10 @@ export class ClusterMesh extends pulumi.ComponentResource {
   /** What member `clusterName`'s CiliumCni takes (`clusterMesh`, `dependsOn`). */
   cniArgs(clusterName: string): MeshCniArgs {
     const a = this.cni[clusterName];
-    if (!a) throw new Error(`ClusterMesh: ${JSON.stringify(clusterName)} is not a member (members: ${this.memberNames.join(", ")})`);
+    if (!a)
+      throw new Error(
+        `ClusterMesh: ${JSON.stringify(clusterName)} is not a member (members: ${this.memberNames.join(", ")})`,
+      );
     return a;
   }
 }

@@ -53,8 +53,20 @@ export interface CiliumValuesArgs {
 }
 
 /** The chart's `securityContext.capabilities.ciliumAgent` (values.yaml of 1.18.0). */
-export const AGENT_CAPABILITIES: readonly string[] = ["CHOWN", "KILL", "NET_ADMIN", "NET_RAW", "IPC_LOCK", "SYS_MODULE", "SYS_ADMIN",
-  "SYS_RESOURCE", "DAC_OVERRIDE", "FOWNER", "SETGID", "SETUID"];
+export const AGENT_CAPABILITIES: readonly string[] = [
+  "CHOWN",
+  "KILL",
+  "NET_ADMIN",
+  "NET_RAW",
+  "IPC_LOCK",
+  "SYS_MODULE",
+  "SYS_ADMIN",
+  "SYS_RESOURCE",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "SETGID",
+  "SETUID",
+];
 /** The chart's `securityContext.capabilities.cleanCiliumState`. */
 export const CLEAN_STATE_CAPABILITIES: readonly string[] = ["NET_ADMIN", "SYS_MODULE", "SYS_ADMIN", "SYS_RESOURCE"];
 
@@ -62,7 +74,8 @@ export const CLEAN_STATE_CAPABILITIES: readonly string[] = ["NET_ADMIN", "SYS_MO
 export function checkDropCapabilities(caps: readonly string[]): string[] {
   const problems: string[] = [];
   caps.forEach((c, i) => {
-    if (!AGENT_CAPABILITIES.includes(c)) problems.push(`${JSON.stringify(c)} is not one of the agent's capabilities (${AGENT_CAPABILITIES.join(", ")})`);
+    if (!AGENT_CAPABILITIES.includes(c))
+      problems.push(`${JSON.stringify(c)} is not one of the agent's capabilities (${AGENT_CAPABILITIES.join(", ")})`);
     else if (caps.indexOf(c) !== i) problems.push(`${JSON.stringify(c)} is listed twice`);
   });
   return problems;
@@ -90,13 +103,16 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
     values.l7Proxy = false;
     values.hubble = { relay: { enabled: false }, ui: { enabled: false } };
   }
-  if (args.clusterMesh) values.clustermesh = mergeValues((values.clustermesh ?? {}) as Record<string, unknown>, args.clusterMesh);
+  if (args.clusterMesh)
+    values.clustermesh = mergeValues((values.clustermesh ?? {}) as Record<string, unknown>, args.clusterMesh);
   const drop = args.dropCapabilities ?? [];
   if (drop.length > 0) {
-    values.securityContext = { capabilities: {
-      ciliumAgent: AGENT_CAPABILITIES.filter((c) => !drop.includes(c)),
-      cleanCiliumState: CLEAN_STATE_CAPABILITIES.filter((c) => !drop.includes(c)),
-    } };
+    values.securityContext = {
+      capabilities: {
+        ciliumAgent: AGENT_CAPABILITIES.filter((c) => !drop.includes(c)),
+        cleanCiliumState: CLEAN_STATE_CAPABILITIES.filter((c) => !drop.includes(c)),
+      },
+    };
   }
   return values;
 }
@@ -111,7 +127,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function mergeValues(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
+  for (const [k, v] of Object.entries(over))
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
   return out;
 }
 
@@ -137,13 +154,21 @@ export function cniProbeDaemonSet(name: string, image: string = CNI_PROBE_IMAGE)
           tolerations: [{ operator: "Exists" }],
           automountServiceAccountToken: false,
           terminationGracePeriodSeconds: 1,
-          containers: [{
-            name: "pause",
-            image,
-            imagePullPolicy: "IfNotPresent",
-            resources: { requests: { cpu: "1m", memory: "4Mi" }, limits: { memory: "16Mi" } },
-            securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 65535, capabilities: { drop: ["ALL"] } },
-          }],
+          containers: [
+            {
+              name: "pause",
+              image,
+              imagePullPolicy: "IfNotPresent",
+              resources: { requests: { cpu: "1m", memory: "4Mi" }, limits: { memory: "16Mi" } },
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                runAsNonRoot: true,
+                runAsUser: 65535,
+                capabilities: { drop: ["ALL"] },
+              },
+            },
+          ],
         },
       },
     },

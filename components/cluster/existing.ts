@@ -34,7 +34,9 @@ export function readKubeconfigFile(path: string, key: string): string {
     text = fs.readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new KubeconfigError(`${key}: cannot read kubeconfig file "${path}" (${code}); point it at an existing, readable kubeconfig file`);
+    throw new KubeconfigError(
+      `${key}: cannot read kubeconfig file "${path}" (${code}); point it at an existing, readable kubeconfig file`,
+    );
   }
   parseKubeconfig(text, `${key} ("${path}")`);
   return text;
@@ -53,20 +55,31 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
   constructor(name: string, args: ExistingClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     super("iko-plus:cluster:ExistingCluster", name, {}, opts);
     if ((args.kubeconfig === undefined) === (args.kubeconfigPath === undefined)) {
-      throw new KubeconfigError(`cluster "${name}": give exactly one of kubeconfig (contents) and kubeconfigPath (file)`);
+      throw new KubeconfigError(
+        `cluster "${name}": give exactly one of kubeconfig (contents) and kubeconfigPath (file)`,
+      );
     }
-    const contents = args.kubeconfigPath !== undefined
-      ? pulumi.output(readKubeconfigFile(args.kubeconfigPath, `cluster "${name}" kubeconfigPath`))
-      : pulumi.output(args.kubeconfig as pulumi.Input<string>);
+    const contents =
+      args.kubeconfigPath !== undefined
+        ? pulumi.output(readKubeconfigFile(args.kubeconfigPath, `cluster "${name}" kubeconfigPath`))
+        : pulumi.output(args.kubeconfig as pulumi.Input<string>);
     this.name = name;
     this.kubeconfig = pulumi.secret(contents);
-    this.peerKubeconfig = pulumi.secret(args.peerKubeconfig !== undefined ? pulumi.output(args.peerKubeconfig) : contents);
+    this.peerKubeconfig = pulumi.secret(
+      args.peerKubeconfig !== undefined ? pulumi.output(args.peerKubeconfig) : contents,
+    );
     // The endpoint and CA are public; unwrap them from the secret kubeconfig explicitly.
     const summary = pulumi.unsecret(contents.apply((text) => parseKubeconfig(text, `cluster "${name}" kubeconfig`)));
     this.endpoint = summary.apply((s) => s.server);
     this.caData = summary.apply((s) => s.caData ?? "");
-    this.peerEndpoint = pulumi.unsecret(this.peerKubeconfig.apply((text) => parseKubeconfig(text, `cluster "${name}" peerKubeconfig`).server));
-    this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: name }, { parent: this });
+    this.peerEndpoint = pulumi.unsecret(
+      this.peerKubeconfig.apply((text) => parseKubeconfig(text, `cluster "${name}" peerKubeconfig`).server),
+    );
+    this.provider = new k8s.Provider(
+      `${name}-k8s`,
+      { kubeconfig: this.kubeconfig, clusterIdentifier: name },
+      { parent: this },
+    );
     this.readyGate = [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

@@ -33,6 +33,10 @@ export function withReadyGate(handle: ClusterHandle, ...gate: pulumi.Resource[])
 }
 
 /** The provider options every child installed into `handle`'s cluster uses. */
-export function clusterOptions(parent: pulumi.Resource, handle: ClusterHandle, extraDependsOn: pulumi.Resource[] = []): pulumi.CustomResourceOptions {
+export function clusterOptions(
+  parent: pulumi.Resource,
+  handle: ClusterHandle,
+  extraDependsOn: pulumi.Resource[] = [],
+): pulumi.CustomResourceOptions {
   return { parent, provider: handle.provider, dependsOn: [...handle.readyGate, ...extraDependsOn] };
 }

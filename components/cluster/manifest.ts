@@ -22,6 +22,14 @@ export interface Manifest {
 }
 
 /** Declares `m` as a custom resource named `name`. */
-export function customResource(name: string, m: Manifest, opts: pulumi.CustomResourceOptions): k8s.apiextensions.CustomResource {
-  return new k8s.apiextensions.CustomResource(name, { apiVersion: m.apiVersion, kind: m.kind, metadata: m.metadata, spec: m.spec }, opts);
+export function customResource(
+  name: string,
+  m: Manifest,
+  opts: pulumi.CustomResourceOptions,
+): k8s.apiextensions.CustomResource {
+  return new k8s.apiextensions.CustomResource(
+    name,
+    { apiVersion: m.apiVersion, kind: m.kind, metadata: m.metadata, spec: m.spec },
+    opts,
+  );
 }

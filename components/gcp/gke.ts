@@ -49,7 +49,9 @@ export function gkeServer(endpoint: string): string {
 }
 
 /** The fields `checkGkeClusterArgs` judges. */
-export type GkeClusterCheckedArgs = Partial<Pick<GkeClusterArgs, "clusterName" | "location" | "nodeCount" | "machineType">>;
+export type GkeClusterCheckedArgs = Partial<
+  Pick<GkeClusterArgs, "clusterName" | "location" | "nodeCount" | "machineType">
+>;
 
 /** A GCP region (us-central1) or zone (us-central1-a). */
 const GCP_LOCATION = /^[a-z]+(-[a-z]+)+\d+(-[a-z])?$/;
@@ -61,14 +63,29 @@ const GCP_LOCATION = /^[a-z]+(-[a-z]+)+\d+(-[a-z])?$/;
 export function checkGkeClusterArgs(args: GkeClusterCheckedArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
   if (args.location === undefined || args.location === "") {
-    problems.push(["location", args.location, "is required for a GKE cluster; use a region (us-central1) or a zone (us-central1-a)"]);
+    problems.push([
+      "location",
+      args.location,
+      "is required for a GKE cluster; use a region (us-central1) or a zone (us-central1-a)",
+    ]);
   } else if (!GCP_LOCATION.test(args.location)) {
-    problems.push(["location", args.location, "is not a GCP region or zone; use a region (us-central1) or a zone (us-central1-a)"]);
+    problems.push([
+      "location",
+      args.location,
+      "is not a GCP region or zone; use a region (us-central1) or a zone (us-central1-a)",
+    ]);
   }
   if (args.clusterName !== undefined && !/^[a-z]([-a-z0-9]{0,38}[a-z0-9])?$/.test(args.clusterName)) {
-    problems.push(["clusterName", args.clusterName, "is not a GKE cluster name; use at most 40 lowercase letters, digits and '-', starting with a letter and not ending with '-'"]);
+    problems.push([
+      "clusterName",
+      args.clusterName,
+      "is not a GKE cluster name; use at most 40 lowercase letters, digits and '-', starting with a letter and not ending with '-'",
+    ]);
   }
-  if (args.nodeCount !== undefined && (!Number.isInteger(args.nodeCount) || args.nodeCount < 1 || args.nodeCount > 100)) {
+  if (
+    args.nodeCount !== undefined &&
+    (!Number.isInteger(args.nodeCount) || args.nodeCount < 1 || args.nodeCount > 100)
+  ) {
     problems.push(["nodeCount", args.nodeCount, "must be a whole number from 1 to 100"]);
   }
   if (args.machineType !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)+$/.test(args.machineType)) {
@@ -93,35 +110,55 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
     throwIfArgProblems("GkeCluster", name, checkGkeClusterArgs({ ...args, clusterName: args.clusterName ?? name }));
     super("iko-plus:gcp:GkeCluster", name, {}, opts);
     this.name = args.clusterName ?? name;
-    const gcpProvider = args.gcpProvider ?? new gcp.Provider(`${name}-gcp`, { project: args.project }, { parent: this });
+    const gcpProvider =
+      args.gcpProvider ?? new gcp.Provider(`${name}-gcp`, { project: args.project }, { parent: this });
     const onGcp = { parent: this, provider: gcpProvider };
-    this.cluster = new gcp.container.Cluster(`${name}-gke`, {
-      name: this.name,
-      project: args.project,
-      location: args.location,
-      initialNodeCount: 1,
-      removeDefaultNodePool: true,
-      datapathProvider: "ADVANCED_DATAPATH",
-      networkingMode: "VPC_NATIVE",
-      ipAllocationPolicy: {},
-      releaseChannel: { channel: args.releaseChannel ?? "REGULAR" },
-      deletionProtection: args.deletionProtection ?? true,
-    }, onGcp);
-    this.nodePool = new gcp.container.NodePool(`${name}-nodes`, {
-      cluster: this.cluster.name,
-      location: this.cluster.location,
-      project: this.cluster.project,
-      nodeCount: args.nodeCount ?? 1,
-      nodeConfig: { machineType: args.machineType ?? "e2-standard-4", oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"] },
-    }, onGcp);
+    this.cluster = new gcp.container.Cluster(
+      `${name}-gke`,
+      {
+        name: this.name,
+        project: args.project,
+        location: args.location,
+        initialNodeCount: 1,
+        removeDefaultNodePool: true,
+        datapathProvider: "ADVANCED_DATAPATH",
+        networkingMode: "VPC_NATIVE",
+        ipAllocationPolicy: {},
+        releaseChannel: { channel: args.releaseChannel ?? "REGULAR" },
+        deletionProtection: args.deletionProtection ?? true,
+      },
+      onGcp,
+    );
+    this.nodePool = new gcp.container.NodePool(
+      `${name}-nodes`,
+      {
+        cluster: this.cluster.name,
+        location: this.cluster.location,
+        project: this.cluster.project,
+        nodeCount: args.nodeCount ?? 1,
+        nodeConfig: {
+          machineType: args.machineType ?? "e2-standard-4",
+          oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"],
+        },
+      },
+      onGcp,
+    );
     this.endpoint = this.cluster.endpoint.apply(gkeServer);
     this.peerEndpoint = this.endpoint;
     this.caData = this.cluster.masterAuth.apply((m) => m.clusterCaCertificate ?? "");
     const client = gcp.organizations.getClientConfigOutput(onGcp);
-    this.kubeconfig = pulumi.secret(pulumi.all([this.endpoint, this.caData, client.accessToken]).apply(([server, caData, token]) =>
-      tokenKubeconfig({ name: this.name, server, caData, token })));
-    this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: this.name }, { parent: this });
-    this.peerKubeconfig = (args.peerAccess ?? "none") === "cluster-admin" ? this.peerAdminKubeconfig(name) : this.kubeconfig;
+    this.kubeconfig = pulumi.secret(
+      pulumi
+        .all([this.endpoint, this.caData, client.accessToken])
+        .apply(([server, caData, token]) => tokenKubeconfig({ name: this.name, server, caData, token })),
+    );
+    this.provider = new k8s.Provider(
+      `${name}-k8s`,
+      { kubeconfig: this.kubeconfig, clusterIdentifier: this.name },
+      { parent: this },
+    );
+    this.peerKubeconfig =
+      (args.peerAccess ?? "none") === "cluster-admin" ? this.peerAdminKubeconfig(name) : this.kubeconfig;
     this.readyGate = [this.nodePool];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.
@@ -131,17 +168,41 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
   /** The cluster-admin ServiceAccount for peers, its binding and token; the token's kubeconfig. */
   private peerAdminKubeconfig(name: string): pulumi.Output<string> {
     const onCluster = { parent: this, provider: this.provider, dependsOn: [this.nodePool] };
-    const sa = new k8s.core.v1.ServiceAccount(`${name}-peer-sa`, { metadata: { name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE } }, onCluster);
-    const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-peer-binding`, {
-      metadata: { name: PEER_SERVICE_ACCOUNT },
-      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
-      subjects: [{ kind: "ServiceAccount", name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE }],
-    }, onCluster);
-    const token = new k8s.core.v1.Secret(`${name}-peer-token`, {
-      metadata: { name: `${PEER_SERVICE_ACCOUNT}-token`, namespace: PEER_NAMESPACE, annotations: { "kubernetes.io/service-account.name": PEER_SERVICE_ACCOUNT } },
-      type: "kubernetes.io/service-account-token",
-    }, { ...onCluster, dependsOn: [this.nodePool, sa, binding] });
-    return pulumi.secret(pulumi.all([this.endpoint, this.caData, token.data]).apply(([server, caData, data]) =>
-      tokenKubeconfig({ name: this.name, server, caData, token: Buffer.from(data?.["token"] ?? "", "base64").toString("utf8") })));
+    const sa = new k8s.core.v1.ServiceAccount(
+      `${name}-peer-sa`,
+      { metadata: { name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE } },
+      onCluster,
+    );
+    const binding = new k8s.rbac.v1.ClusterRoleBinding(
+      `${name}-peer-binding`,
+      {
+        metadata: { name: PEER_SERVICE_ACCOUNT },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
+        subjects: [{ kind: "ServiceAccount", name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE }],
+      },
+      onCluster,
+    );
+    const token = new k8s.core.v1.Secret(
+      `${name}-peer-token`,
+      {
+        metadata: {
+          name: `${PEER_SERVICE_ACCOUNT}-token`,
+          namespace: PEER_NAMESPACE,
+          annotations: { "kubernetes.io/service-account.name": PEER_SERVICE_ACCOUNT },
+        },
+        type: "kubernetes.io/service-account-token",
+      },
+      { ...onCluster, dependsOn: [this.nodePool, sa, binding] },
+    );
+    return pulumi.secret(
+      pulumi.all([this.endpoint, this.caData, token.data]).apply(([server, caData, data]) =>
+        tokenKubeconfig({
+          name: this.name,
+          server,
+          caData,
+          token: Buffer.from(data?.["token"] ?? "", "base64").toString("utf8"),
+        }),
+      ),
+    );
   }
 }

@@ -8,21 +8,28 @@ import type { IkoChartSource, IkoHomeOperatorArgs, IkoRemoteArgs } from "./opera
 import { IKO_WEBHOOK_VALUES } from "./values";
 
 /** The fields `checkIkoHomeOperatorArgs` judges (no cluster handle is needed to check them). */
-export interface IkoHomeOperatorCheckedArgs extends Partial<Pick<IkoHomeOperatorArgs, "releaseName" | "namespace" | "imagePullSecrets" | "values">> {
+export interface IkoHomeOperatorCheckedArgs
+  extends Partial<Pick<IkoHomeOperatorArgs, "releaseName" | "namespace" | "imagePullSecrets" | "values">> {
   chart: IkoChartSource;
   /** Remote mode's fields; `crdFromCluster` only says whether one is given. */
-  remote?: Partial<Pick<IkoRemoteArgs, "secretName" | "secretKey" | "kubeconfigPath" | "crdManifestPath">> & { crdFromCluster?: unknown };
+  remote?: Partial<Pick<IkoRemoteArgs, "secretName" | "secretKey" | "kubeconfigPath" | "crdManifestPath">> & {
+    crdFromCluster?: unknown;
+  };
 }
 
 /** A Secret data key: letters, digits, '-', '_' and '.', at most 253 characters. */
 export function checkSecretKey(key: string): string | undefined {
-  return /^[-._a-zA-Z0-9]+$/.test(key) && key.length <= 253 ? undefined : "is not a valid Secret key; use letters, digits, '-', '_' and '.', e.g. \"config\"";
+  return /^[-._a-zA-Z0-9]+$/.test(key) && key.length <= 253
+    ? undefined
+    : "is not a valid Secret key; use letters, digits, '-', '_' and '.', e.g. \"config\"";
 }
 
 /** The kubeconfig's path in the operator container: absolute, below a folder, nothing to quote. */
 export function checkKubeconfigMountPath(p: string): string | undefined {
   const ok = /^\/[^'"\s\\]+$/.test(p) && !p.endsWith("/") && p.split("/").filter(Boolean).length >= 2;
-  return ok ? undefined : "must be an absolute file path below a folder, without quotes or spaces, e.g. /airgap/.kube/config";
+  return ok
+    ? undefined
+    : "must be an absolute file path below a folder, without quotes or spaces, e.g. /airgap/.kube/config";
 }
 
 /**
@@ -34,15 +41,31 @@ export function checkIkoHomeOperatorArgs(args: IkoHomeOperatorCheckedArgs): ArgP
   const problems: ArgProblem[] = [];
   const { chart } = args;
   if (chart.path === "") {
-    problems.push(["chart.path", "", "is empty; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or give a chart repository and version instead"]);
+    problems.push([
+      "chart.path",
+      "",
+      "is empty; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or give a chart repository and version instead",
+    ]);
   } else if (chart.path !== undefined && chart.repo !== undefined) {
     problems.push(["chart.repo", chart.repo, "is set together with a chart path; keep one chart source"]);
   } else if (chart.path !== undefined && !fs.existsSync(chart.path)) {
-    problems.push(["chart.path", chart.path, "does not exist; point it at the IKO chart folder (chart/iris-operator of the InterSystems download)"]);
+    problems.push([
+      "chart.path",
+      chart.path,
+      "does not exist; point it at the IKO chart folder (chart/iris-operator of the InterSystems download)",
+    ]);
   } else if (chart.repo !== undefined && chart.version === undefined) {
-    problems.push(["chart.version", undefined, "is required with a chart repository; pin the chart version, e.g. 3.8.42"]);
+    problems.push([
+      "chart.version",
+      undefined,
+      "is required with a chart repository; pin the chart version, e.g. 3.8.42",
+    ]);
   } else if (chart.path === undefined && chart.repo === undefined) {
-    problems.push(["chart.path", undefined, "is required; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or give a chart repository and version"]);
+    problems.push([
+      "chart.path",
+      undefined,
+      "is required; set it to the IKO chart folder of the InterSystems download (chart/iris-operator), or give a chart repository and version",
+    ]);
   }
   for (const field of ["releaseName", "namespace"] as const) {
     const v = args[field];
@@ -51,7 +74,11 @@ export function checkIkoHomeOperatorArgs(args: IkoHomeOperatorCheckedArgs): ArgP
   }
   const pullSecrets = args.imagePullSecrets ?? [];
   if (pullSecrets.some((s) => checkDns1123Subdomain(s))) {
-    problems.push(["imagePullSecrets", pullSecrets, "must be a list of Secret names, e.g. [\"intersystems-pull-secret\"]"]);
+    problems.push([
+      "imagePullSecrets",
+      pullSecrets,
+      'must be a list of Secret names, e.g. ["intersystems-pull-secret"]',
+    ]);
   }
   const remote = args.remote;
   if (remote === undefined) return problems;
@@ -59,7 +86,11 @@ export function checkIkoHomeOperatorArgs(args: IkoHomeOperatorCheckedArgs): ArgP
   for (const hook of IKO_WEBHOOK_VALUES) {
     const on = isRecord(apiserver) ? apiserver[hook] : undefined;
     if (on === true || on === "true") {
-      problems.push([`values.apiserver.${hook}`, on, "turns a webhook on, but a remote operator must run with both webhooks off (they would sit on the home cluster); remove it"]);
+      problems.push([
+        `values.apiserver.${hook}`,
+        on,
+        "turns a webhook on, but a remote operator must run with both webhooks off (they would sit on the home cluster); remove it",
+      ]);
     }
   }
   const secretNameProblem = remote.secretName === undefined ? undefined : checkDns1123Subdomain(remote.secretName);
@@ -69,9 +100,17 @@ export function checkIkoHomeOperatorArgs(args: IkoHomeOperatorCheckedArgs): ArgP
   const pathProblem = remote.kubeconfigPath === undefined ? undefined : checkKubeconfigMountPath(remote.kubeconfigPath);
   if (pathProblem) problems.push(["remote.kubeconfigPath", remote.kubeconfigPath, pathProblem]);
   if (remote.crdManifestPath === undefined && remote.crdFromCluster === undefined) {
-    problems.push(["remote.crdManifestPath", undefined, "is required for a remote operator; export the CRD with `kubectl get crd irisclusters.intersystems.com -o yaml > ikocrds.yaml`, or copy it from a cluster that has it"]);
+    problems.push([
+      "remote.crdManifestPath",
+      undefined,
+      "is required for a remote operator; export the CRD with `kubectl get crd irisclusters.intersystems.com -o yaml > ikocrds.yaml`, or copy it from a cluster that has it",
+    ]);
   } else if (remote.crdManifestPath !== undefined && !fs.existsSync(remote.crdManifestPath)) {
-    problems.push(["remote.crdManifestPath", remote.crdManifestPath, "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD"]);
+    problems.push([
+      "remote.crdManifestPath",
+      remote.crdManifestPath,
+      "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD",
+    ]);
   }
   return problems;
 }

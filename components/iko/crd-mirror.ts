@@ -38,15 +38,22 @@ export class CrdMirror extends pulumi.ComponentResource {
       labels = (crd.metadata as { labels?: Record<string, string> }).labels;
     } else {
       const source = args.sourceCluster as ClusterHandle;
-      const live = k8s.apiextensions.v1.CustomResourceDefinition.get(`${name}-source`, crdName,
-        { parent: this, provider: source.provider, dependsOn: [...source.readyGate, ...(args.sourceDependsOn ?? [])] });
+      const live = k8s.apiextensions.v1.CustomResourceDefinition.get(`${name}-source`, crdName, {
+        parent: this,
+        provider: source.provider,
+        dependsOn: [...source.readyGate, ...(args.sourceDependsOn ?? [])],
+      });
       spec = live.spec.apply((s): k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec => s);
       labels = live.metadata.labels;
     }
-    this.crd = new k8s.apiextensions.v1.CustomResourceDefinition(`${name}-crd`, {
-      metadata: { name: crdName, labels, annotations: { "pulumi.com/patchForce": "true" } },
-      spec,
-    }, { parent: this, provider: args.target.provider, dependsOn: args.target.readyGate });
+    this.crd = new k8s.apiextensions.v1.CustomResourceDefinition(
+      `${name}-crd`,
+      {
+        metadata: { name: crdName, labels, annotations: { "pulumi.com/patchForce": "true" } },
+        spec,
+      },
+      { parent: this, provider: args.target.provider, dependsOn: args.target.readyGate },
+    );
     this.registerOutputs({ name: this.crd.metadata.name });
   }
 }

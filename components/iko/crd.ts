@@ -9,18 +9,29 @@ export const IRISCLUSTER_CRD = "irisclusters.intersystems.com";
 type Obj = Record<string, unknown>;
 
 /** Metadata fields the API server sets; a copied CRD must not carry them. */
-const SERVER_SET_METADATA = ["uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences"];
+const SERVER_SET_METADATA = [
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "managedFields",
+  "selfLink",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "ownerReferences",
+];
 const SERVER_SET_ANNOTATIONS = ["kubectl.kubernetes.io/last-applied-configuration"];
 
 /** A CRD as it should be created elsewhere: apiVersion, kind, clean metadata, spec; no status. */
 export function cleanCrd(crd: Obj): Obj {
-  const metadata: Obj = { ...(crd.metadata as Obj ?? {}) };
+  const metadata: Obj = { ...((crd.metadata as Obj) ?? {}) };
   for (const k of SERVER_SET_METADATA) delete metadata[k];
   if (metadata.annotations) {
     const ann: Obj = { ...(metadata.annotations as Obj) };
     for (const k of SERVER_SET_ANNOTATIONS) delete ann[k];
     for (const k of Object.keys(ann)) if (k.startsWith("pulumi.com/")) delete ann[k];
-    if (Object.keys(ann).length === 0) delete metadata.annotations; else metadata.annotations = ann;
+    if (Object.keys(ann).length === 0) delete metadata.annotations;
+    else metadata.annotations = ann;
   }
   return { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata, spec: crd.spec };
 }
@@ -29,11 +40,17 @@ export function cleanCrd(crd: Obj): Obj {
 export function crdFromYaml(text: string, name: string, source: string): Obj {
   const docs = YAML.parseAllDocuments(text);
   for (const doc of docs) {
-    if (doc.errors.length > 0) throw new Error(`${source} is not valid YAML (${doc.errors[0].message}); pass a CRD manifest such as \`kubectl get crd ${name} -o yaml\` writes`);
+    if (doc.errors.length > 0)
+      throw new Error(
+        `${source} is not valid YAML (${doc.errors[0].message}); pass a CRD manifest such as \`kubectl get crd ${name} -o yaml\` writes`,
+      );
     const obj = doc.toJS() as Obj | null;
-    if (obj && obj.kind === "CustomResourceDefinition" && (obj.metadata as Obj | undefined)?.name === name) return cleanCrd(obj);
+    if (obj && obj.kind === "CustomResourceDefinition" && (obj.metadata as Obj | undefined)?.name === name)
+      return cleanCrd(obj);
   }
-  throw new Error(`${source} holds no CustomResourceDefinition named ${name}; export it with \`kubectl get crd ${name} -o yaml\``);
+  throw new Error(
+    `${source} holds no CustomResourceDefinition named ${name}; export it with \`kubectl get crd ${name} -o yaml\``,
+  );
 }
 
 /** Reads CRD `name` from a manifest file, with one clear error when the file is missing. */
@@ -42,7 +59,9 @@ export function loadCrdManifest(path: string, name: string, key: string): Obj {
   try {
     text = fs.readFileSync(path, "utf8");
   } catch (err) {
-    throw new Error(`${key}: cannot read CRD manifest "${path}" (${(err as NodeJS.ErrnoException).code ?? "unreadable"}); point it at a readable YAML file holding ${name}`);
+    throw new Error(
+      `${key}: cannot read CRD manifest "${path}" (${(err as NodeJS.ErrnoException).code ?? "unreadable"}); point it at a readable YAML file holding ${name}`,
+    );
   }
   return crdFromYaml(text, name, `${key} ("${path}")`);
 }

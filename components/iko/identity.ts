@@ -39,36 +39,59 @@ export class RemoteOperatorIdentity extends pulumi.ComponentResource {
     this.namespace = args.namespace ?? "iko-remote";
     this.serviceAccountName = args.serviceAccountName ?? "iko-remote-operator";
     const generation = args.credentialGeneration ?? 1;
-    const ns = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: this.namespace } }, clusterOptions(this, target));
-    const sa = new k8s.core.v1.ServiceAccount(`${name}-sa`, {
-      metadata: { name: this.serviceAccountName, namespace: this.namespace },
-    }, clusterOptions(this, target, [ns]));
-    const role = new k8s.rbac.v1.ClusterRole(`${name}-role`, {
-      metadata: { name: this.serviceAccountName },
-      rules: ikoOperatorRules(),
-    }, clusterOptions(this, target));
-    const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-binding`, {
-      metadata: { name: this.serviceAccountName },
-      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: this.serviceAccountName },
-      subjects: [{ kind: "ServiceAccount", name: this.serviceAccountName, namespace: this.namespace }],
-    }, clusterOptions(this, target, [role, sa]));
+    const ns = new k8s.core.v1.Namespace(
+      `${name}-ns`,
+      { metadata: { name: this.namespace } },
+      clusterOptions(this, target),
+    );
+    const sa = new k8s.core.v1.ServiceAccount(
+      `${name}-sa`,
+      {
+        metadata: { name: this.serviceAccountName, namespace: this.namespace },
+      },
+      clusterOptions(this, target, [ns]),
+    );
+    const role = new k8s.rbac.v1.ClusterRole(
+      `${name}-role`,
+      {
+        metadata: { name: this.serviceAccountName },
+        rules: ikoOperatorRules(),
+      },
+      clusterOptions(this, target),
+    );
+    const binding = new k8s.rbac.v1.ClusterRoleBinding(
+      `${name}-binding`,
+      {
+        metadata: { name: this.serviceAccountName },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: this.serviceAccountName },
+        subjects: [{ kind: "ServiceAccount", name: this.serviceAccountName, namespace: this.namespace }],
+      },
+      clusterOptions(this, target, [role, sa]),
+    );
     // A long-lived token Secret: the controller-manager fills in token and ca.crt, and the
     // Kubernetes provider waits for them before the Secret counts as created.
-    const token = new k8s.core.v1.Secret(`${name}-token`, {
-      metadata: {
-        name: tokenSecretName(this.serviceAccountName, generation),
-        namespace: this.namespace,
-        annotations: { "kubernetes.io/service-account.name": this.serviceAccountName },
+    const token = new k8s.core.v1.Secret(
+      `${name}-token`,
+      {
+        metadata: {
+          name: tokenSecretName(this.serviceAccountName, generation),
+          namespace: this.namespace,
+          annotations: { "kubernetes.io/service-account.name": this.serviceAccountName },
+        },
+        type: "kubernetes.io/service-account-token",
       },
-      type: "kubernetes.io/service-account-token",
-    }, { ...clusterOptions(this, target, [sa, binding]), deleteBeforeReplace: true });
-    this.kubeconfig = pulumi.secret(pulumi.all([target.peerEndpoint, token.data]).apply(([server, data]) =>
-      tokenKubeconfig({
-        name: target.name,
-        server,
-        caData: data?.["ca.crt"] ?? "",
-        token: Buffer.from(data?.["token"] ?? "", "base64").toString("utf8"),
-      })));
+      { ...clusterOptions(this, target, [sa, binding]), deleteBeforeReplace: true },
+    );
+    this.kubeconfig = pulumi.secret(
+      pulumi.all([target.peerEndpoint, token.data]).apply(([server, data]) =>
+        tokenKubeconfig({
+          name: target.name,
+          server,
+          caData: data?.["ca.crt"] ?? "",
+          token: Buffer.from(data?.["token"] ?? "", "base64").toString("utf8"),
+        }),
+      ),
+    );
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.
     this.registerOutputs({});

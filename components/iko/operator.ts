@@ -94,11 +94,25 @@ export class IkoHomeOperator extends pulumi.ComponentResource {
     const releaseName = args.releaseName ?? "iko";
     this.namespace = args.namespace ?? "iko";
     this.deploymentName = releaseName.includes("iris-operator-amd") ? releaseName : `${releaseName}-iris-operator-amd`;
-    const ns = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: this.namespace } }, clusterOptions(this, home));
-    const values = ikoValues({ remote: args.remote !== undefined, image: args.image, imagePullSecrets: args.imagePullSecrets, extraValues: args.values });
-    const chart = args.chart.path !== undefined
-      ? { chart: args.chart.path }
-      : { chart: args.chart.name ?? "iris-operator-amd", version: args.chart.version, repositoryOpts: { repo: args.chart.repo } };
+    const ns = new k8s.core.v1.Namespace(
+      `${name}-ns`,
+      { metadata: { name: this.namespace } },
+      clusterOptions(this, home),
+    );
+    const values = ikoValues({
+      remote: args.remote !== undefined,
+      image: args.image,
+      imagePullSecrets: args.imagePullSecrets,
+      extraValues: args.values,
+    });
+    const chart =
+      args.chart.path !== undefined
+        ? { chart: args.chart.path }
+        : {
+            chart: args.chart.name ?? "iris-operator-amd",
+            version: args.chart.version,
+            repositoryOpts: { repo: args.chart.repo },
+          };
 
     let postrender: pulumi.Output<string> | undefined;
     const releaseDeps: pulumi.Resource[] = [ns];
@@ -108,43 +122,72 @@ export class IkoHomeOperator extends pulumi.ComponentResource {
       const secretName = remote.secretName ?? "work-kubeconfig";
       const secretKey = remote.secretKey ?? "config";
       const kubeconfigPath = remote.kubeconfigPath ?? "/airgap/.kube/config";
-      this.targetKubeconfig = (remote.credentials ?? "serviceAccount") === "admin"
-        ? pulumi.secret(target.peerKubeconfig)
-        : new RemoteOperatorIdentity(`${name}-identity`, {
-          target, namespace: remote.identityNamespace, credentialGeneration: remote.credentialGeneration,
-        }, { parent: this }).kubeconfig;
-      const secret = new k8s.core.v1.Secret(`${name}-target-kubeconfig`, {
-        metadata: { name: secretName, namespace: this.namespace },
-        type: "Opaque",
-        stringData: { [secretKey]: this.targetKubeconfig },
-      }, clusterOptions(this, home, [ns]));
+      this.targetKubeconfig =
+        (remote.credentials ?? "serviceAccount") === "admin"
+          ? pulumi.secret(target.peerKubeconfig)
+          : new RemoteOperatorIdentity(
+              `${name}-identity`,
+              {
+                target,
+                namespace: remote.identityNamespace,
+                credentialGeneration: remote.credentialGeneration,
+              },
+              { parent: this },
+            ).kubeconfig;
+      const secret = new k8s.core.v1.Secret(
+        `${name}-target-kubeconfig`,
+        {
+          metadata: { name: secretName, namespace: this.namespace },
+          type: "Opaque",
+          stringData: { [secretKey]: this.targetKubeconfig },
+        },
+        clusterOptions(this, home, [ns]),
+      );
       releaseDeps.push(secret);
       const workDir = args.workDir ?? path.join(".iko-plus", "postrender");
       // A preview only computes the wrapper's path: Helm runs post-renderers only on install/upgrade.
       const write = !pulumi.runtime.isDryRun();
-      postrender = this.targetKubeconfig.apply((kubeconfig) => writePostRenderer(workDir, {
-        secretName, secretKey, kubeconfigPath, checksum: kubeconfigChecksum(kubeconfig), containerName: "operator",
-      }, { write }));
+      postrender = this.targetKubeconfig.apply((kubeconfig) =>
+        writePostRenderer(
+          workDir,
+          {
+            secretName,
+            secretKey,
+            kubeconfigPath,
+            checksum: kubeconfigChecksum(kubeconfig),
+            containerName: "operator",
+          },
+          { write },
+        ),
+      );
       // The wrapper path holds a checksum, not the kubeconfig: it need not be secret.
       postrender = pulumi.unsecret(postrender);
     }
 
-    this.release = new k8s.helm.v3.Release(`${name}-iko`, {
-      name: releaseName,
-      namespace: this.namespace,
-      ...chart,
-      values,
-      postrender,
-      timeout: args.timeoutSeconds ?? 300,
-    }, clusterOptions(this, home, releaseDeps));
+    this.release = new k8s.helm.v3.Release(
+      `${name}-iko`,
+      {
+        name: releaseName,
+        namespace: this.namespace,
+        ...chart,
+        values,
+        postrender,
+        timeout: args.timeoutSeconds ?? 300,
+      },
+      clusterOptions(this, home, releaseDeps),
+    );
 
     if (args.remote) {
-      this.crdMirror = new CrdMirror(`${name}-crd`, {
-        target: args.remote.target,
-        manifestPath: args.remote.crdManifestPath,
-        sourceCluster: args.remote.crdFromCluster,
-        sourceDependsOn: [this.release],
-      }, { parent: this });
+      this.crdMirror = new CrdMirror(
+        `${name}-crd`,
+        {
+          target: args.remote.target,
+          manifestPath: args.remote.crdManifestPath,
+          sourceCluster: args.remote.crdFromCluster,
+          sourceDependsOn: [this.release],
+        },
+        { parent: this },
+      );
     }
     this.registerOutputs({ deploymentName: this.deploymentName, status: this.release.status });
   }

@@ -28,8 +28,8 @@ export const VOLUME_NAME = "iko-plus-target-kubeconfig";
 export const CHECKSUM_ANNOTATION = "iko-plus.io/target-kubeconfig-checksum";
 
 type Obj = Record<string, unknown>;
-const asObj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : {});
-const asList = (v: unknown): Obj[] => (Array.isArray(v) ? v as Obj[] : []);
+const asObj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const asList = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 
 /** A short, non-reversible checksum of a kubeconfig (for the pod template annotation). */
 export function kubeconfigChecksum(kubeconfig: string): string {
@@ -47,7 +47,10 @@ export function patchDeployment(deployment: Obj, p: RemoteKubeconfigPatch): bool
   const fileName = path.posix.basename(p.kubeconfigPath);
 
   const volumes = asList(podSpec.volumes).filter((v) => v.name !== VOLUME_NAME);
-  volumes.push({ name: VOLUME_NAME, secret: { secretName: p.secretName, items: [{ key: p.secretKey, path: fileName }], defaultMode: 0o440 } });
+  volumes.push({
+    name: VOLUME_NAME,
+    secret: { secretName: p.secretName, items: [{ key: p.secretKey, path: fileName }], defaultMode: 0o440 },
+  });
   podSpec.volumes = volumes;
 
   const mounts = asList(container.volumeMounts).filter((m) => m.name !== VOLUME_NAME);
@@ -58,7 +61,10 @@ export function patchDeployment(deployment: Obj, p: RemoteKubeconfigPatch): bool
   const args = Array.isArray(container.args) ? (container.args as unknown[]).map(String) : [];
   const kept: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--kubeconfig") { i++; continue; }
+    if (args[i] === "--kubeconfig") {
+      i++;
+      continue;
+    }
     if (args[i].startsWith("--kubeconfig=")) continue;
     kept.push(args[i]);
   }
@@ -83,7 +89,8 @@ export function patchOperatorManifest(manifest: string, p: RemoteKubeconfigPatch
   let patched = 0;
   const out: string[] = [];
   for (const doc of docs) {
-    if (doc.errors.length > 0) throw new Error(`post-render: the chart rendered invalid YAML: ${doc.errors[0].message}`);
+    if (doc.errors.length > 0)
+      throw new Error(`post-render: the chart rendered invalid YAML: ${doc.errors[0].message}`);
     const obj = doc.toJS() as unknown;
     if (obj === null || obj === undefined) continue;
     const o = asObj(obj);
@@ -91,7 +98,9 @@ export function patchOperatorManifest(manifest: string, p: RemoteKubeconfigPatch
     out.push(YAML.stringify(o));
   }
   if (patched === 0) {
-    throw new Error(`post-render: no Deployment with a container named "${p.containerName}" in the chart output; is this the IKO chart (iris-operator-amd)?`);
+    throw new Error(
+      `post-render: no Deployment with a container named "${p.containerName}" in the chart output; is this the IKO chart (iris-operator-amd)?`,
+    );
   }
   return out.map((d) => `---\n${d}`).join("");
 }

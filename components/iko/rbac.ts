@@ -19,21 +19,42 @@ export function ikoOperatorRules(): PolicyRule[] {
     { apiGroups: ["appcatalog.appscode.com"], resources: ["*"], verbs: ALL },
     { apiGroups: ["monitoring.coreos.com"], resources: ["servicemonitors"], verbs: ALL },
     { apiGroups: ["apps"], resources: ["statefulsets"], verbs: ["create", "get", "update", "patch"] },
-    { apiGroups: [""], resources: ["configmaps", "secrets", "services", "serviceaccounts"], verbs: ["create", "get", "patch"] },
+    {
+      apiGroups: [""],
+      resources: ["configmaps", "secrets", "services", "serviceaccounts"],
+      verbs: ["create", "get", "patch"],
+    },
     { apiGroups: [""], resources: ["pods", "pods/exec"], verbs: ["get", "create", "list", "watch", "patch"] },
-    { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["get", "create", "list", "watch", "patch", "delete"] },
+    {
+      apiGroups: [""],
+      resources: ["persistentvolumeclaims"],
+      verbs: ["get", "create", "list", "watch", "patch", "delete"],
+    },
     { apiGroups: [""], resources: ["events"], verbs: ["create"] },
-    { apiGroups: ["rbac.authorization.k8s.io"], resources: ["roles", "rolebindings", "clusterroles", "clusterrolebindings"], verbs: ["get", "update", "create", "patch"] },
+    {
+      apiGroups: ["rbac.authorization.k8s.io"],
+      resources: ["roles", "rolebindings", "clusterroles", "clusterrolebindings"],
+      verbs: ["get", "update", "create", "patch"],
+    },
     { apiGroups: ["rbac.authorization.k8s.io"], resources: ["roles", "rolebindings"], verbs: ["delete"] },
     { apiGroups: [""], resources: ["serviceaccounts"], verbs: ["delete"] },
     { apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: ALL },
     { apiGroups: ["apiregistration.k8s.io"], resources: ["apiservices"], verbs: ["get", "patch"] },
-    { apiGroups: ["admissionregistration.k8s.io"], resources: ["mutatingwebhookconfigurations", "validatingwebhookconfigurations"], verbs: ["delete", "list", "watch", "patch"] },
+    {
+      apiGroups: ["admissionregistration.k8s.io"],
+      resources: ["mutatingwebhookconfigurations", "validatingwebhookconfigurations"],
+      verbs: ["delete", "list", "watch", "patch"],
+    },
   ];
 }
 
 /** One (group, resource, verb) triple the operator may use: what a SubjectAccessReview asks. */
-export interface Permission { group: string; resource: string; subresource?: string; verb: string }
+export interface Permission {
+  group: string;
+  resource: string;
+  subresource?: string;
+  verb: string;
+}
 
 /** Expands the rules into concrete permissions (wildcards kept as "*"), without duplicates. */
 export function expandRules(rules: PolicyRule[]): Permission[] {

@@ -15,7 +15,12 @@ import type { KubeconfigCredentials } from "../kubeconfig";
 import { karmadaGet } from "./works-provider";
 
 /** The API groups (and versions) a Karmada API must serve before anything goes into it. */
-export const KARMADA_API_GROUPS = ["cluster.karmada.io/v1alpha1", "policy.karmada.io/v1alpha1", "work.karmada.io/v1alpha2", "config.karmada.io/v1alpha1"];
+export const KARMADA_API_GROUPS = [
+  "cluster.karmada.io/v1alpha1",
+  "policy.karmada.io/v1alpha1",
+  "work.karmada.io/v1alpha2",
+  "config.karmada.io/v1alpha1",
+];
 
 /** Seconds to wait for them. */
 export const DEFAULT_API_READY_TIMEOUT_SECONDS = 300;
@@ -34,10 +39,22 @@ export function missingGroups(groups: string[], status: Record<string, number | 
 }
 
 /** The one message of a failed wait: which groups, what they answered, and the fix. */
-export function apiReadyTimeoutMessage(server: string, seconds: number, missing: string[], status: Record<string, number | string | undefined>): string {
-  const what = missing.map((g) => `${g} (${status[g] === undefined ? "no answer" : typeof status[g] === "number" ? `HTTP ${status[g]}` : status[g]})`).join(", ");
-  return `the Karmada API at ${server} did not serve ${what} within ${seconds} s of the chart's install; ` +
-    "check the chart's karmada-static-resource Job and karmada-aggregated-apiserver on the host (kubectl -n karmada-host get jobs,pods), then run up again";
+export function apiReadyTimeoutMessage(
+  server: string,
+  seconds: number,
+  missing: string[],
+  status: Record<string, number | string | undefined>,
+): string {
+  const what = missing
+    .map(
+      (g) =>
+        `${g} (${status[g] === undefined ? "no answer" : typeof status[g] === "number" ? `HTTP ${status[g]}` : status[g]})`,
+    )
+    .join(", ");
+  return (
+    `the Karmada API at ${server} did not serve ${what} within ${seconds} s of the chart's install; ` +
+    "check the chart's karmada-static-resource Job and karmada-aggregated-apiserver on the host (kubectl -n karmada-host get jobs,pods), then run up again"
+  );
 }
 
 export async function waitForKarmadaApi(inputs: KarmadaApiReadyInputs, pollMs = 2000): Promise<void> {
@@ -51,14 +68,21 @@ export async function waitForKarmadaApi(inputs: KarmadaApiReadyInputs, pollMs = 
     const missing = missingGroups(inputs.groups, status);
     if (missing.length === 0) return;
     const elapsed = (Date.now() - start) / 1000;
-    if (elapsed >= inputs.timeoutSeconds) throw new Error(apiReadyTimeoutMessage(inputs.karmada.server, inputs.timeoutSeconds, missing, status));
+    if (elapsed >= inputs.timeoutSeconds)
+      throw new Error(apiReadyTimeoutMessage(inputs.karmada.server, inputs.timeoutSeconds, missing, status));
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 
 export class KarmadaApiReadyProvider implements pulumi.dynamic.ResourceProvider {
-  async diff(_id: string, olds: KarmadaApiReadyInputs, news: KarmadaApiReadyInputs): Promise<pulumi.dynamic.DiffResult> {
-    const changed = (["karmada", "groups", "timeoutSeconds"] as const).some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+  async diff(
+    _id: string,
+    olds: KarmadaApiReadyInputs,
+    news: KarmadaApiReadyInputs,
+  ): Promise<pulumi.dynamic.DiffResult> {
+    const changed = (["karmada", "groups", "timeoutSeconds"] as const).some(
+      (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+    );
     return { changes: changed, replaces: [], deleteBeforeReplace: false };
   }
 
@@ -67,7 +91,11 @@ export class KarmadaApiReadyProvider implements pulumi.dynamic.ResourceProvider 
     return { id: "karmada-api", outs: inputs };
   }
 
-  async update(_id: string, _olds: KarmadaApiReadyInputs, news: KarmadaApiReadyInputs): Promise<pulumi.dynamic.UpdateResult> {
+  async update(
+    _id: string,
+    _olds: KarmadaApiReadyInputs,
+    news: KarmadaApiReadyInputs,
+  ): Promise<pulumi.dynamic.UpdateResult> {
     await waitForKarmadaApi(news);
     return { outs: news };
   }
@@ -83,7 +111,13 @@ type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 export class KarmadaApiReady extends pulumi.dynamic.Resource {
   constructor(name: string, args: Inputs<KarmadaApiReadyInputs>, opts?: pulumi.CustomResourceOptions) {
-    super(API_READY_PROVIDER, name, { ...args, karmada: pulumi.secret(args.karmada) },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "karmada"] }, "iko-plus-karmada", "KarmadaApiReady");
+    super(
+      API_READY_PROVIDER,
+      name,
+      { ...args, karmada: pulumi.secret(args.karmada) },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "karmada"] },
+      "iko-plus-karmada",
+      "KarmadaApiReady",
+    );
   }
 }

@@ -11,7 +11,14 @@ import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeco
 import { DEFAULT_API_READY_TIMEOUT_SECONDS, KARMADA_API_GROUPS, KarmadaApiReady } from "./api-ready";
 import { ArgProblem, chartImageValues, checkField, checkImageRef, throwIfArgProblems } from "../names";
 import {
-  KARMADA_CHART_REPO, KARMADA_CHART_VERSION, KARMADA_IMAGE_KEYS, KARMADA_NAMESPACE, KARMADA_RELEASE, KarmadaImages, endpointHost, karmadaValues,
+  KARMADA_CHART_REPO,
+  KARMADA_CHART_VERSION,
+  KARMADA_IMAGE_KEYS,
+  KARMADA_NAMESPACE,
+  KARMADA_RELEASE,
+  KarmadaImages,
+  endpointHost,
+  karmadaValues,
 } from "./values";
 
 /** What other components need of a Karmada API. */
@@ -80,13 +87,21 @@ export interface KarmadaControlPlaneCheckedArgs {
 export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
   if ((args.helm === undefined) === (args.existing === undefined)) {
-    problems.push(["helm", undefined, "or existing is required (exactly one): install Karmada by Helm on a host cluster, or use an existing Karmada API"]);
+    problems.push([
+      "helm",
+      undefined,
+      "or existing is required (exactly one): install Karmada by Helm on a host cluster, or use an existing Karmada API",
+    ]);
     return problems;
   }
   const h = args.helm;
   if (h) {
     if (h.endpoint === undefined || !/^https:\/\/[^/\s]+:\d+$/.test(h.endpoint)) {
-      problems.push(["helm.endpoint", h.endpoint, "must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)"]);
+      problems.push([
+        "helm.endpoint",
+        h.endpoint,
+        "must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)",
+      ]);
     }
     const [min, max] = NODE_PORT_RANGE;
     if (h.nodePort !== undefined && (!Number.isInteger(h.nodePort) || h.nodePort < min || h.nodePort > max)) {
@@ -96,16 +111,28 @@ export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArg
     for (const key of KARMADA_IMAGE_KEYS) {
       const ref = h.images?.[key];
       if (ref === undefined) continue;
-      const problem = checkImageRef(ref) ?? (chartImageValues(ref) ? undefined : "must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)");
+      const problem =
+        checkImageRef(ref) ??
+        (chartImageValues(ref)
+          ? undefined
+          : "must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)");
       if (problem) problems.push([`helm.images.${key}`, ref, problem]);
     }
     if (h.kubectlImage !== undefined && h.images?.kubectl !== undefined) {
-      problems.push(["helm.kubectlImage", h.kubectlImage, "is set twice (images.kubectl names the kubectl image too); keep one"]);
+      problems.push([
+        "helm.kubectlImage",
+        h.kubectlImage,
+        "is set twice (images.kubectl names the kubectl image too); keep one",
+      ]);
     }
   }
   const e = args.existing;
   if (e && (e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
-    problems.push(["existing.kubeconfigPath", e.kubeconfigPath, "or a kubeconfig is required (exactly one) for an existing Karmada"]);
+    problems.push([
+      "existing.kubeconfigPath",
+      e.kubeconfigPath,
+      "or a kubeconfig is required (exactly one) for an existing Karmada",
+    ]);
   }
   return problems;
 }
@@ -125,43 +152,80 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     super("iko-plus:karmada:KarmadaControlPlane", name, {}, opts);
     if (args.helm) {
       const h = args.helm;
-      const values = karmadaValues({ nodePort: h.nodePort ?? 32443, extraCertHosts: [endpointHost(h.endpoint)], kubectlImage: h.kubectlImage, images: h.images });
-      const chart = h.chartPath !== undefined
-        ? { chart: h.chartPath }
-        : { chart: "karmada", version: h.chartVersion ?? KARMADA_CHART_VERSION, repositoryOpts: { repo: KARMADA_CHART_REPO } };
-      this.release = new k8s.helm.v3.Release(`${name}-karmada`, {
-        name: KARMADA_RELEASE,
-        namespace: KARMADA_NAMESPACE,
-        createNamespace: true,
-        ...chart,
-        values,
-        timeout: h.timeoutSeconds ?? 900,
-      }, clusterOptions(this, h.host));
+      const values = karmadaValues({
+        nodePort: h.nodePort ?? 32443,
+        extraCertHosts: [endpointHost(h.endpoint)],
+        kubectlImage: h.kubectlImage,
+        images: h.images,
+      });
+      const chart =
+        h.chartPath !== undefined
+          ? { chart: h.chartPath }
+          : {
+              chart: "karmada",
+              version: h.chartVersion ?? KARMADA_CHART_VERSION,
+              repositoryOpts: { repo: KARMADA_CHART_REPO },
+            };
+      this.release = new k8s.helm.v3.Release(
+        `${name}-karmada`,
+        {
+          name: KARMADA_RELEASE,
+          namespace: KARMADA_NAMESPACE,
+          createNamespace: true,
+          ...chart,
+          values,
+          timeout: h.timeoutSeconds ?? 900,
+        },
+        clusterOptions(this, h.host),
+      );
       // The chart's pre-install job writes this Secret (outside the release); read it back.
-      const generated = k8s.core.v1.Secret.get(`${name}-generated-kubeconfig`, `${KARMADA_NAMESPACE}/${KARMADA_RELEASE}-kubeconfig`,
-        { parent: this, provider: h.host.provider, dependsOn: [this.release] });
-      this.kubeconfig = pulumi.secret(generated.data.apply((d) =>
-        rewriteServer(Buffer.from(d?.["kubeconfig"] ?? "", "base64").toString("utf8"), h.endpoint, "karmada-kubeconfig")));
+      const generated = k8s.core.v1.Secret.get(
+        `${name}-generated-kubeconfig`,
+        `${KARMADA_NAMESPACE}/${KARMADA_RELEASE}-kubeconfig`,
+        { parent: this, provider: h.host.provider, dependsOn: [this.release] },
+      );
+      this.kubeconfig = pulumi.secret(
+        generated.data.apply((d) =>
+          rewriteServer(
+            Buffer.from(d?.["kubeconfig"] ?? "", "base64").toString("utf8"),
+            h.endpoint,
+            "karmada-kubeconfig",
+          ),
+        ),
+      );
       this.endpoint = pulumi.output(h.endpoint);
-      this.apiReady = new KarmadaApiReady(`${name}-api-ready`, {
-        karmada: this.kubeconfig.apply((t) => kubeconfigCredentials(t, "the Karmada kubeconfig", (f) => fs.readFileSync(f, "utf8"))),
-        groups: KARMADA_API_GROUPS,
-        timeoutSeconds: h.apiReadyTimeoutSeconds ?? DEFAULT_API_READY_TIMEOUT_SECONDS,
-      }, { parent: this, dependsOn: [this.release] });
+      this.apiReady = new KarmadaApiReady(
+        `${name}-api-ready`,
+        {
+          karmada: this.kubeconfig.apply((t) =>
+            kubeconfigCredentials(t, "the Karmada kubeconfig", (f) => fs.readFileSync(f, "utf8")),
+          ),
+          groups: KARMADA_API_GROUPS,
+          timeoutSeconds: h.apiReadyTimeoutSeconds ?? DEFAULT_API_READY_TIMEOUT_SECONDS,
+        },
+        { parent: this, dependsOn: [this.release] },
+      );
     } else {
       const e = args.existing as { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
       if ((e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
-        throw new Error(`KarmadaControlPlane "${name}": give exactly one of existing.kubeconfig and existing.kubeconfigPath`);
+        throw new Error(
+          `KarmadaControlPlane "${name}": give exactly one of existing.kubeconfig and existing.kubeconfigPath`,
+        );
       }
-      const text = e.kubeconfigPath !== undefined
-        ? pulumi.output(readKubeconfigFile(e.kubeconfigPath, `Karmada "${name}" kubeconfigPath`))
-        : pulumi.output(e.kubeconfig as pulumi.Input<string>);
+      const text =
+        e.kubeconfigPath !== undefined
+          ? pulumi.output(readKubeconfigFile(e.kubeconfigPath, `Karmada "${name}" kubeconfigPath`))
+          : pulumi.output(e.kubeconfig as pulumi.Input<string>);
       this.kubeconfig = pulumi.secret(text);
       this.endpoint = pulumi.unsecret(text.apply((t) => parseKubeconfig(t, `Karmada "${name}" kubeconfig`).server));
       this.release = undefined;
       this.apiReady = undefined;
     }
-    this.provider = new k8s.Provider(`${name}-karmada-api`, { kubeconfig: this.kubeconfig, clusterIdentifier: `${name}-karmada-api` }, { parent: this });
+    this.provider = new k8s.Provider(
+      `${name}-karmada-api`,
+      { kubeconfig: this.kubeconfig, clusterIdentifier: `${name}-karmada-api` },
+      { parent: this },
+    );
     this.readyGate = this.release && this.apiReady ? [this.release, this.apiReady] : [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

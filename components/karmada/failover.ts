@@ -41,7 +41,15 @@ export function notReadyTaintPolicy(a: NotReadyTaintPolicyArgs): ClusterTaintPol
 }
 
 /** Declares the not-ready ClusterTaintPolicy in the Karmada API. */
-export function declareNotReadyTaintPolicy(resourceName: string, karmada: KarmadaHandle, args: NotReadyTaintPolicyArgs,
-  opts: { parent?: pulumi.Resource; dependsOn?: pulumi.Resource[] } = {}): k8s.apiextensions.CustomResource {
-  return customResource(resourceName, notReadyTaintPolicy(args), { parent: opts.parent, provider: karmada.provider, dependsOn: [...karmada.readyGate, ...(opts.dependsOn ?? [])] });
+export function declareNotReadyTaintPolicy(
+  resourceName: string,
+  karmada: KarmadaHandle,
+  args: NotReadyTaintPolicyArgs,
+  opts: { parent?: pulumi.Resource; dependsOn?: pulumi.Resource[] } = {},
+): k8s.apiextensions.CustomResource {
+  return customResource(resourceName, notReadyTaintPolicy(args), {
+    parent: opts.parent,
+    provider: karmada.provider,
+    dependsOn: [...karmada.readyGate, ...(opts.dependsOn ?? [])],
+  });
 }

@@ -10,7 +10,14 @@ import { customResource } from "../cluster/manifest";
 import { IRIS_LICENSE_KEY, licenseKeySecretRef, licenseSecretName } from "../iris";
 import { KarmadaHandle } from "./control-plane";
 import { irisClusterInterpreter } from "./interpreter";
-import { Failover, PlaintextOverride, Placement, ResourceSelector, overridePolicy, propagationPolicy } from "./policies";
+import {
+  Failover,
+  PlaintextOverride,
+  Placement,
+  ResourceSelector,
+  overridePolicy,
+  propagationPolicy,
+} from "./policies";
 import { ClusterTarget } from "./selectors";
 
 type Obj = Record<string, unknown>;
@@ -69,31 +76,56 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
     const base = { parent: this, provider: args.karmada.provider };
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
     const spec: Obj = { ...(ic.spec as Obj) };
-    const selectors: ResourceSelector[] = [{ apiVersion: ic.apiVersion as string, kind: ic.kind as string, name: md.name }];
+    const selectors: ResourceSelector[] = [
+      { apiVersion: ic.apiVersion as string, kind: ic.kind as string, name: md.name },
+    ];
     const depObjects: pulumi.Resource[] = [];
     if (args.licenseKey !== undefined) {
       const secretName = licenseSecretName(md.name);
       spec.licenseKeySecret = licenseKeySecretRef(secretName);
-      depObjects.push(new k8s.core.v1.Secret(`${name}-license`, {
-        metadata: { name: secretName, namespace },
-        stringData: { [IRIS_LICENSE_KEY]: pulumi.secret(args.licenseKey) },
-      }, { ...base, dependsOn: deps }));
+      depObjects.push(
+        new k8s.core.v1.Secret(
+          `${name}-license`,
+          {
+            metadata: { name: secretName, namespace },
+            stringData: { [IRIS_LICENSE_KEY]: pulumi.secret(args.licenseKey) },
+          },
+          { ...base, dependsOn: deps },
+        ),
+      );
       selectors.push({ apiVersion: "v1", kind: "Secret", name: secretName });
     }
     for (const s of args.secrets ?? []) selectors.push({ apiVersion: "v1", kind: "Secret", name: s });
     for (const c of args.configMaps ?? []) selectors.push({ apiVersion: "v1", kind: "ConfigMap", name: c });
-    const policy = propagationPolicy({ name: this.policyName, namespace, resourceSelectors: selectors, placement: args.placement, failover: args.failover });
+    const policy = propagationPolicy({
+      name: this.policyName,
+      namespace,
+      resourceSelectors: selectors,
+      placement: args.placement,
+      failover: args.failover,
+    });
     this.policy = customResource(`${name}-policy`, policy, { ...base, dependsOn: deps });
     const overrides = (args.overrides ?? []).map((o, i) => {
-      const op = overridePolicy({ name: o.name ?? `${md.name}-override-${i}`, namespace, resourceSelectors: [selectors[0]], target: o.target, plaintext: o.plaintext });
+      const op = overridePolicy({
+        name: o.name ?? `${md.name}-override-${i}`,
+        namespace,
+        resourceSelectors: [selectors[0]],
+        target: o.target,
+        plaintext: o.plaintext,
+      });
       return customResource(`${name}-override-${i}`, op, { ...base, dependsOn: deps });
     });
     // The template last: on destroy it goes first, while policies and members still exist.
-    this.template = new k8s.apiextensions.CustomResource(`${name}-template`, {
-      apiVersion: ic.apiVersion as string, kind: ic.kind as string,
-      metadata: { name: md.name, namespace, annotations: TEMPLATE_ANNOTATIONS },
-      spec,
-    }, { ...base, dependsOn: [...deps, this.policy, ...overrides, ...depObjects] });
+    this.template = new k8s.apiextensions.CustomResource(
+      `${name}-template`,
+      {
+        apiVersion: ic.apiVersion as string,
+        kind: ic.kind as string,
+        metadata: { name: md.name, namespace, annotations: TEMPLATE_ANNOTATIONS },
+        spec,
+      },
+      { ...base, dependsOn: [...deps, this.policy, ...overrides, ...depObjects] },
+    );
     this.registerOutputs({ policyName: this.policyName });
   }
 }
@@ -120,18 +152,35 @@ export class FleetSecret extends pulumi.ComponentResource {
     const namespace = args.namespace ?? "default";
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
     const base = { parent: this, provider: args.karmada.provider };
-    const p = propagationPolicy({ name: `${args.name}-propagate`, namespace, resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: args.name }], placement: args.placement });
+    const p = propagationPolicy({
+      name: `${args.name}-propagate`,
+      namespace,
+      resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: args.name }],
+      placement: args.placement,
+    });
     this.policy = customResource(`${name}-policy`, p, { ...base, dependsOn: deps });
-    this.secret = new k8s.core.v1.Secret(`${name}-secret`, {
-      metadata: { name: args.name, namespace },
-      type: "Opaque",
-      stringData: pulumi.secret(args.data),
-    }, { ...base, dependsOn: [...deps, this.policy] });
+    this.secret = new k8s.core.v1.Secret(
+      `${name}-secret`,
+      {
+        metadata: { name: args.name, namespace },
+        type: "Opaque",
+        stringData: pulumi.secret(args.data),
+      },
+      { ...base, dependsOn: [...deps, this.policy] },
+    );
     this.registerOutputs({ name: args.name });
   }
 }
 
 /** The IrisCluster ResourceInterpreterCustomization in the Karmada API. */
-export function declareIrisInterpreter(name: string, karmada: KarmadaHandle, parent?: pulumi.Resource): k8s.apiextensions.CustomResource {
-  return customResource(name, irisClusterInterpreter(), { parent, provider: karmada.provider, dependsOn: karmada.readyGate });
+export function declareIrisInterpreter(
+  name: string,
+  karmada: KarmadaHandle,
+  parent?: pulumi.Resource,
+): k8s.apiextensions.CustomResource {
+  return customResource(name, irisClusterInterpreter(), {
+    parent,
+    provider: karmada.provider,
+    dependsOn: karmada.readyGate,
+  });
 }

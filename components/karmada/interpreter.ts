@@ -14,7 +14,8 @@ export const UNHEALTHY_PHASES = ["failed", "error", "degraded", "unhealthy"];
 /** Phases that mean the operator runs the IrisCluster (case-insensitive): healthy unless a condition fails. */
 export const HEALTHY_PHASES = ["running"];
 
-const luaSet = (name: string, values: string[]) => `local ${name} = { ${values.map((v) => `['${v}'] = true`).join(", ")} }`;
+const luaSet = (name: string, values: string[]) =>
+  `local ${name} = { ${values.map((v) => `['${v}'] = true`).join(", ")} }`;
 
 /**
  * healthInterpretation: healthy only when the operator says so. That is a `Ready` condition

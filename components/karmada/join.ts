@@ -30,7 +30,11 @@ export function impersonatorSecretName(cluster: string): string {
 
 /** The member namespace, labelled as a Karmada system namespace. */
 export function memberNamespace(): Obj {
-  return { apiVersion: "v1", kind: "Namespace", metadata: { name: KARMADA_CLUSTER_NAMESPACE, labels: { "karmada.io/system": "true" } } };
+  return {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: KARMADA_CLUSTER_NAMESPACE, labels: { "karmada.io/system": "true" } },
+  };
 }
 
 /** A long-lived token Secret for a ServiceAccount on the member. */
@@ -39,7 +43,11 @@ export function tokenSecret(serviceAccount: string): Obj {
     apiVersion: "v1",
     kind: "Secret",
     type: "kubernetes.io/service-account-token",
-    metadata: { name: serviceAccount, namespace: KARMADA_CLUSTER_NAMESPACE, annotations: { "kubernetes.io/service-account.name": serviceAccount } },
+    metadata: {
+      name: serviceAccount,
+      namespace: KARMADA_CLUSTER_NAMESPACE,
+      annotations: { "kubernetes.io/service-account.name": serviceAccount },
+    },
   };
 }
 
@@ -70,7 +78,10 @@ export function memberClusterRoleRules(access: MemberAccess = "scoped"): Obj[] {
     { apiGroups: [""], resources: ["nodes", "pods"], verbs: ["get", "list", "watch"] },
     { apiGroups: [""], resources: ["namespaces", "secrets", "configmaps"], verbs: ALL_VERBS },
     { apiGroups: ["intersystems.com"], resources: ["irisclusters", "irisclusters/status"], verbs: ALL_VERBS },
-    { nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*", "/version", "/healthz", "/readyz", "/livez"], verbs: ["get"] },
+    {
+      nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*", "/version", "/healthz", "/readyz", "/livez"],
+      verbs: ["get"],
+    },
   ];
 }
 

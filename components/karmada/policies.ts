@@ -3,7 +3,14 @@
  */
 import { ClusterTarget } from "./selectors";
 import {
-  ApplicationFailoverSpec, ClusterAffinity, FailoverBehaviorSpec, LabelSelector, OverridePolicy, PlacementSpec, PropagationPolicy, SpreadConstraintSpec,
+  ApplicationFailoverSpec,
+  ClusterAffinity,
+  FailoverBehaviorSpec,
+  LabelSelector,
+  OverridePolicy,
+  PlacementSpec,
+  PropagationPolicy,
+  SpreadConstraintSpec,
 } from "./types";
 
 export interface ResourceSelector {
@@ -40,10 +47,15 @@ export function clusterAffinity(t: ClusterTarget): ClusterAffinity {
   const labelSelector: LabelSelector = {};
   if (t.labels && Object.keys(t.labels).length > 0) labelSelector.matchLabels = { ...t.labels };
   if (t.matchExpressions && t.matchExpressions.length > 0) {
-    labelSelector.matchExpressions = t.matchExpressions.map((e) => (e.values && e.values.length > 0 ? { key: e.key, operator: e.operator, values: [...e.values] } : { key: e.key, operator: e.operator }));
+    labelSelector.matchExpressions = t.matchExpressions.map((e) =>
+      e.values && e.values.length > 0
+        ? { key: e.key, operator: e.operator, values: [...e.values] }
+        : { key: e.key, operator: e.operator },
+    );
   }
   if (Object.keys(labelSelector).length > 0) a.labelSelector = labelSelector;
-  if (t.regions && t.regions.length > 0) a.fieldSelector = { matchExpressions: [{ key: "region", operator: "In", values: [...t.regions] }] };
+  if (t.regions && t.regions.length > 0)
+    a.fieldSelector = { matchExpressions: [{ key: "region", operator: "In", values: [...t.regions] }] };
   return a;
 }
 
@@ -114,8 +126,12 @@ export function failoverBehavior(f: Failover): FailoverBehaviorSpec {
   if (f.application) {
     const a = f.application;
     const purgeMode = a.purgeMode ?? FAILOVER_DEFAULTS.purgeMode;
-    const app: ApplicationFailoverSpec = { decisionConditions: { tolerationSeconds: a.tolerationSeconds ?? FAILOVER_DEFAULTS.tolerationSeconds }, purgeMode };
-    if (purgeMode === "Gracefully") app.gracePeriodSeconds = a.gracePeriodSeconds ?? FAILOVER_DEFAULTS.gracePeriodSeconds;
+    const app: ApplicationFailoverSpec = {
+      decisionConditions: { tolerationSeconds: a.tolerationSeconds ?? FAILOVER_DEFAULTS.tolerationSeconds },
+      purgeMode,
+    };
+    if (purgeMode === "Gracefully")
+      app.gracePeriodSeconds = a.gracePeriodSeconds ?? FAILOVER_DEFAULTS.gracePeriodSeconds;
     out.application = app;
   }
   if (f.cluster) out.cluster = f.cluster.purgeMode ? { purgeMode: f.cluster.purgeMode } : {};
@@ -131,7 +147,12 @@ export function propagationPolicy(a: PropagationPolicyArgs): PropagationPolicy {
   if (a.propagateDeps || a.failover?.application) spec.propagateDeps = true;
   if (a.conflictResolution) spec.conflictResolution = a.conflictResolution;
   if (a.failover && (a.failover.application || a.failover.cluster)) spec.failover = failoverBehavior(a.failover);
-  return { apiVersion: "policy.karmada.io/v1alpha1", kind: "PropagationPolicy", metadata: { name: a.name, namespace: a.namespace }, spec };
+  return {
+    apiVersion: "policy.karmada.io/v1alpha1",
+    kind: "PropagationPolicy",
+    metadata: { name: a.name, namespace: a.namespace },
+    spec,
+  };
 }
 
 export interface PlaintextOverride {
@@ -158,10 +179,16 @@ export function overridePolicy(a: OverridePolicyArgs): OverridePolicy {
     metadata: { name: a.name, namespace: a.namespace },
     spec: {
       resourceSelectors: a.resourceSelectors.map((s) => ({ ...s })),
-      overrideRules: [{
-        targetCluster: clusterAffinity(a.target),
-        overriders: { plaintext: a.plaintext.map((p) => (p.operator === "remove" ? { path: p.path, operator: p.operator } : { ...p })) },
-      }],
+      overrideRules: [
+        {
+          targetCluster: clusterAffinity(a.target),
+          overriders: {
+            plaintext: a.plaintext.map((p) =>
+              p.operator === "remove" ? { path: p.path, operator: p.operator } : { ...p },
+            ),
+          },
+        },
+      ],
     },
   };
 }

@@ -16,7 +16,14 @@
  *   so the only lease is the cluster lease (owned by the Cluster, collected with it);
  * - on the member, the push join's scoped ClusterRole (memberClusterRoleRules) instead of `*`.
  */
-import { ClusterObjectArgs, KARMADA_CLUSTER_NAMESPACE, MemberAccess, Obj, clusterObject, memberClusterRoleRules } from "./join";
+import {
+  ClusterObjectArgs,
+  KARMADA_CLUSTER_NAMESPACE,
+  MemberAccess,
+  Obj,
+  clusterObject,
+  memberClusterRoleRules,
+} from "./join";
 import { workNamespace } from "./works";
 
 /** How Karmada and a member talk: Push (Karmada calls the member's API) or Pull (karmada-agent on the member calls Karmada). */
@@ -67,7 +74,11 @@ export function agentClusterRoleRules(cluster: string): Obj[] {
     { apiGroups: ["cluster.karmada.io"], resources: ["clusters"], resourceNames: [cluster], verbs: ["get"] },
     { apiGroups: ["cluster.karmada.io"], resources: ["clusters"], verbs: ["list", "watch"] },
     { apiGroups: ["cluster.karmada.io"], resources: ["clusters/status"], resourceNames: [cluster], verbs: ["update"] },
-    { apiGroups: ["config.karmada.io"], resources: ["resourceinterpreterwebhookconfigurations", "resourceinterpretercustomizations"], verbs: ["get", "list", "watch"] },
+    {
+      apiGroups: ["config.karmada.io"],
+      resources: ["resourceinterpreterwebhookconfigurations", "resourceinterpretercustomizations"],
+      verbs: ["get", "list", "watch"],
+    },
     { apiGroups: [""], resources: ["namespaces"], verbs: ["get"] },
     { apiGroups: [""], resources: ["services"], verbs: ["list", "watch"] },
     { apiGroups: [""], resources: ["events"], verbs: ["create", "patch", "update"] },
@@ -77,7 +88,11 @@ export function agentClusterRoleRules(cluster: string): Obj[] {
 /** What the agent may do with the Works in its execution namespace (register's work Role). */
 export function agentWorkRoleRules(): Obj[] {
   return [
-    { apiGroups: ["work.karmada.io"], resources: ["works"], verbs: ["get", "create", "list", "watch", "update", "delete"] },
+    {
+      apiGroups: ["work.karmada.io"],
+      resources: ["works"],
+      verbs: ["get", "create", "list", "watch", "update", "delete"],
+    },
     { apiGroups: ["work.karmada.io"], resources: ["works/status"], verbs: ["patch", "update"] },
   ];
 }
@@ -91,8 +106,15 @@ export function agentLeaseRoleRules(cluster: string): Obj[] {
 }
 
 /** The agent's RBAC objects in the Karmada API, bound to its ServiceAccount there. */
-export function agentKarmadaRbac(cluster: string): { clusterRole: Obj; clusterRoleBinding: Obj; roles: Obj[]; roleBindings: Obj[] } {
-  const subjects = [{ kind: "ServiceAccount", name: agentServiceAccountName(cluster), namespace: KARMADA_CLUSTER_NAMESPACE }];
+export function agentKarmadaRbac(cluster: string): {
+  clusterRole: Obj;
+  clusterRoleBinding: Obj;
+  roles: Obj[];
+  roleBindings: Obj[];
+} {
+  const subjects = [
+    { kind: "ServiceAccount", name: agentServiceAccountName(cluster), namespace: KARMADA_CLUSTER_NAMESPACE },
+  ];
   const roleRef = (kind: string, name: string) => ({ apiGroup: "rbac.authorization.k8s.io", kind, name });
   const crName = agentClusterRoleName(cluster);
   const roles: [string, string, Obj[]][] = [
@@ -100,10 +122,32 @@ export function agentKarmadaRbac(cluster: string): { clusterRole: Obj; clusterRo
     [agentLeaseRoleName(cluster), KARMADA_CLUSTER_NAMESPACE, agentLeaseRoleRules(cluster)],
   ];
   return {
-    clusterRole: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: crName }, rules: agentClusterRoleRules(cluster) },
-    clusterRoleBinding: { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", metadata: { name: crName }, roleRef: roleRef("ClusterRole", crName), subjects },
-    roles: roles.map(([name, namespace, rules]) => ({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name, namespace }, rules })),
-    roleBindings: roles.map(([name, namespace]) => ({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name, namespace }, roleRef: roleRef("Role", name), subjects })),
+    clusterRole: {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRole",
+      metadata: { name: crName },
+      rules: agentClusterRoleRules(cluster),
+    },
+    clusterRoleBinding: {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      metadata: { name: crName },
+      roleRef: roleRef("ClusterRole", crName),
+      subjects,
+    },
+    roles: roles.map(([name, namespace, rules]) => ({
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "Role",
+      metadata: { name, namespace },
+      rules,
+    })),
+    roleBindings: roles.map(([name, namespace]) => ({
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "RoleBinding",
+      metadata: { name, namespace },
+      roleRef: roleRef("Role", name),
+      subjects,
+    })),
   };
 }
 
@@ -116,8 +160,14 @@ export function executionNamespace(cluster: string): Obj {
 export function agentTokenSecret(cluster: string): Obj {
   const sa = agentServiceAccountName(cluster);
   return {
-    apiVersion: "v1", kind: "Secret", type: "kubernetes.io/service-account-token",
-    metadata: { name: sa, namespace: KARMADA_CLUSTER_NAMESPACE, annotations: { "kubernetes.io/service-account.name": sa } },
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "kubernetes.io/service-account-token",
+    metadata: {
+      name: sa,
+      namespace: KARMADA_CLUSTER_NAMESPACE,
+      annotations: { "kubernetes.io/service-account.name": sa },
+    },
   };
 }
 
@@ -139,7 +189,8 @@ export function agentKubeconfig(a: AgentKubeconfigArgs): string {
   const cluster: Obj = { server: a.server, "certificate-authority-data": a.caData };
   if (a.tlsServerName) cluster["tls-server-name"] = a.tlsServerName;
   return JSON.stringify({
-    apiVersion: "v1", kind: "Config",
+    apiVersion: "v1",
+    kind: "Config",
     clusters: [{ name: "karmada-apiserver", cluster }],
     users: [{ name, user: { token: a.token } }],
     contexts: [{ name, context: { cluster: "karmada-apiserver", user: name } }],
@@ -149,13 +200,20 @@ export function agentKubeconfig(a: AgentKubeconfigArgs): string {
 
 /** The agent's ClusterRole on the member: what Karmada's controllers get on a Push member, by access. */
 export function agentMemberClusterRole(access: MemberAccess = "scoped"): Obj {
-  return { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: AGENT, labels: SYSTEM_LABELS }, rules: memberClusterRoleRules(access) };
+  return {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+    metadata: { name: AGENT, labels: SYSTEM_LABELS },
+    rules: memberClusterRoleRules(access),
+  };
 }
 
 /** Binds it to the agent's ServiceAccount on the member. */
 export function agentMemberClusterRoleBinding(): Obj {
   return {
-    apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", metadata: { name: AGENT, labels: SYSTEM_LABELS },
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+    metadata: { name: AGENT, labels: SYSTEM_LABELS },
     roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: AGENT },
     subjects: [{ kind: "ServiceAccount", name: AGENT_SERVICE_ACCOUNT, namespace: KARMADA_CLUSTER_NAMESPACE }],
   };
@@ -198,7 +256,8 @@ export function agentCommand(a: Omit<AgentDeploymentArgs, "image">): string[] {
 /** The agent's Deployment on the member (namespace karmada-cluster, the push join's). */
 export function agentDeployment(a: AgentDeploymentArgs): Obj {
   return {
-    apiVersion: "apps/v1", kind: "Deployment",
+    apiVersion: "apps/v1",
+    kind: "Deployment",
     metadata: { name: AGENT, namespace: KARMADA_CLUSTER_NAMESPACE, labels: AGENT_LABELS },
     spec: {
       replicas: 1,
@@ -208,14 +267,22 @@ export function agentDeployment(a: AgentDeploymentArgs): Obj {
         metadata: { labels: AGENT_LABELS },
         spec: {
           serviceAccountName: AGENT_SERVICE_ACCOUNT,
-          containers: [{
-            name: AGENT,
-            image: a.image,
-            command: agentCommand(a),
-            ports: [{ name: "metrics", containerPort: 8080, protocol: "TCP" }],
-            livenessProbe: { httpGet: { path: "/healthz", port: 10357, scheme: "HTTP" }, failureThreshold: 3, initialDelaySeconds: 15, periodSeconds: 15, timeoutSeconds: 5 },
-            volumeMounts: [{ name: "kubeconfig", mountPath: "/etc/kubeconfig", readOnly: true }],
-          }],
+          containers: [
+            {
+              name: AGENT,
+              image: a.image,
+              command: agentCommand(a),
+              ports: [{ name: "metrics", containerPort: 8080, protocol: "TCP" }],
+              livenessProbe: {
+                httpGet: { path: "/healthz", port: 10357, scheme: "HTTP" },
+                failureThreshold: 3,
+                initialDelaySeconds: 15,
+                periodSeconds: 15,
+                timeoutSeconds: 5,
+              },
+              volumeMounts: [{ name: "kubeconfig", mountPath: "/etc/kubeconfig", readOnly: true }],
+            },
+          ],
           volumes: [{ name: "kubeconfig", secret: { secretName: AGENT_KUBECONFIG_SECRET } }],
           tolerations: [{ key: "node-role.kubernetes.io/control-plane", operator: "Exists", effect: "NoSchedule" }],
         },

@@ -45,10 +45,14 @@ export function expressionMatches(e: LabelExpression, labels: Record<string, str
   const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, e.key);
   const values = e.values ?? [];
   switch (e.operator) {
-    case "In": return has && values.includes(labels?.[e.key] as string);
-    case "NotIn": return !has || !values.includes(labels?.[e.key] as string);
-    case "Exists": return has;
-    case "DoesNotExist": return !has;
+    case "In":
+      return has && values.includes(labels?.[e.key] as string);
+    case "NotIn":
+      return !has || !values.includes(labels?.[e.key] as string);
+    case "Exists":
+      return has;
+    case "DoesNotExist":
+      return !has;
   }
 }
 
@@ -66,7 +70,10 @@ export function targetSelects(t: ClusterTarget, m: PlaceableMember): boolean {
  * ordered affinities those any group selects. A federated object waits only for these joins, so
  * a member that is down does not hold back objects placed elsewhere.
  */
-export function selectableMembers(p: ClusterTarget & { affinities?: (ClusterTarget & { name?: string })[] }, members: PlaceableMember[]): string[] {
+export function selectableMembers(
+  p: ClusterTarget & { affinities?: (ClusterTarget & { name?: string })[] },
+  members: PlaceableMember[],
+): string[] {
   const targets: ClusterTarget[] = p.affinities && p.affinities.length > 0 ? p.affinities : [p];
   return members.filter((m) => targets.some((t) => targetSelects(t, m))).map((m) => m.name);
 }
@@ -93,7 +100,10 @@ export function checkLabelKey(key: string): string | undefined {
 export function setBasedValue(key: string, value: string): LabelExpression | undefined {
   const m = /^\s*(in|notin)\s*\(([^)]*)\)\s*$/i.exec(value);
   if (!m) return undefined;
-  const values = m[2].split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  const values = m[2]
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return { key, operator: m[1].toLowerCase() === "in" ? "In" : "NotIn", values };
 }
 
@@ -118,7 +128,11 @@ export function checkLabelValue(key: string, value: string): string | undefined 
 }
 
 /** Problems of one expression, each `[path suffix, value, problem]`; empty when Kubernetes accepts it. */
-export function checkExpression(e: { key?: unknown; operator?: unknown; values?: unknown }): [string, unknown, string][] {
+export function checkExpression(e: {
+  key?: unknown;
+  operator?: unknown;
+  values?: unknown;
+}): [string, unknown, string][] {
   const out: [string, unknown, string][] = [];
   if (typeof e.key !== "string") {
     out.push(["key", e.key, "is required: the Cluster label the expression tests, e.g. region"]);
@@ -134,11 +148,19 @@ export function checkExpression(e: { key?: unknown; operator?: unknown; values?:
   if (e.values !== undefined && (!Array.isArray(e.values) || e.values.some((v) => typeof v !== "string"))) {
     out.push(["values", e.values, "must be a list of label values, e.g. [us-central1, europe-west1]"]);
   } else if (set && (e.values === undefined || e.values.length === 0)) {
-    out.push(["values", e.values, `is required with operator ${e.operator}: a non-empty list of label values, e.g. [us-central1]`]);
+    out.push([
+      "values",
+      e.values,
+      `is required with operator ${e.operator}: a non-empty list of label values, e.g. [us-central1]`,
+    ]);
   } else if (!set && Array.isArray(e.values) && e.values.length > 0) {
-    out.push(["values", e.values, `must be left out with operator ${e.operator}, which tests only whether the key is set`]);
+    out.push([
+      "values",
+      e.values,
+      `must be left out with operator ${e.operator}, which tests only whether the key is set`,
+    ]);
   } else {
-    (e.values as string[] | undefined ?? []).forEach((v, i) => {
+    ((e.values as string[] | undefined) ?? []).forEach((v, i) => {
       const p = checkLabelValue(typeof e.key === "string" ? e.key : "key", v);
       if (p) out.push([`values[${i}]`, v, p]);
     });

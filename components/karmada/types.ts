@@ -114,10 +114,18 @@ export interface ResourceInterpreterCustomization extends Manifest {
   kind: "ResourceInterpreterCustomization";
   spec: {
     target: { apiVersion: string; kind: string };
-    customizations: Partial<Record<
-      "retention" | "replicaResource" | "replicaRevision" | "statusReflection" | "statusAggregation" | "healthInterpretation" | "dependencyInterpretation",
-      { luaScript: string }
-    >>;
+    customizations: Partial<
+      Record<
+        | "retention"
+        | "replicaResource"
+        | "replicaRevision"
+        | "statusReflection"
+        | "statusAggregation"
+        | "healthInterpretation"
+        | "dependencyInterpretation",
+        { luaScript: string }
+      >
+    >;
   };
 }
 

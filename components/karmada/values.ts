@@ -26,8 +26,18 @@ export const KARMADA_NAMESPACE = "karmada-host";
 export const KARMADA_KUBECTL_IMAGE = "docker.io/bitnamilegacy/kubectl:1.33.4";
 
 /** The images the chart runs, by our key (`karmada.images.<key>`). */
-export const KARMADA_IMAGE_KEYS = ["apiServer", "kubeControllerManager", "etcd", "cfssl", "kubectl", "aggregatedApiServer", "controllerManager", "scheduler", "webhook"] as const;
-export type KarmadaImageKey = typeof KARMADA_IMAGE_KEYS[number];
+export const KARMADA_IMAGE_KEYS = [
+  "apiServer",
+  "kubeControllerManager",
+  "etcd",
+  "cfssl",
+  "kubectl",
+  "aggregatedApiServer",
+  "controllerManager",
+  "scheduler",
+  "webhook",
+] as const;
+export type KarmadaImageKey = (typeof KARMADA_IMAGE_KEYS)[number];
 export type KarmadaImages = Partial<Record<KarmadaImageKey, string>>;
 
 /**
@@ -89,7 +99,11 @@ export function chartImage(ref: string): { registry: string; repository: string;
 export function karmadaValues(a: KarmadaValuesArgs): Record<string, unknown> {
   const hosts = [...KARMADA_DEFAULT_CERT_HOSTS, ...KARMADA_SYSTEM_NAMESPACE_CERT_HOSTS];
   for (const h of a.extraCertHosts) if (!hosts.includes(h)) hosts.push(h);
-  const images: Record<KarmadaImageKey, string> = { ...KARMADA_DEFAULT_IMAGES, ...(a.kubectlImage ? { kubectl: a.kubectlImage } : {}), ...a.images };
+  const images: Record<KarmadaImageKey, string> = {
+    ...KARMADA_DEFAULT_IMAGES,
+    ...(a.kubectlImage ? { kubectl: a.kubectlImage } : {}),
+    ...a.images,
+  };
   const image = (k: KarmadaImageKey) => ({ image: chartImage(images[k]) });
   return {
     // Rendered into Karmada's karmada-version ConfigMap (the chart's `latest` otherwise).

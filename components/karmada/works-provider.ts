@@ -13,7 +13,17 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeconfigCredentials } from "../kubeconfig";
-import { PropagatedObject, RemainingWork, WorkLike, clusterReadyStatus, remainingWorks, waitLimitSeconds, workNamespace, worksTimeoutMessage, worksWaitDecision } from "./works";
+import {
+  PropagatedObject,
+  RemainingWork,
+  WorkLike,
+  clusterReadyStatus,
+  remainingWorks,
+  waitLimitSeconds,
+  workNamespace,
+  worksTimeoutMessage,
+  worksWaitDecision,
+} from "./works";
 
 export interface MemberWorksGoneInputs {
   /** The member's name in Karmada. */
@@ -36,7 +46,11 @@ export const DEFAULT_WORKS_READY_TIMEOUT_SECONDS = 1020;
 /** The outputs kept secret in state. */
 export const WORKS_SECRET_OUTPUTS = ["karmada"];
 
-export interface GetResult { status?: number; body?: unknown; error?: string }
+export interface GetResult {
+  status?: number;
+  body?: unknown;
+  error?: string;
+}
 
 /** A GET of the Karmada API; never throws (an error is returned as text, without credentials). */
 export function karmadaGet(k: KubeconfigCredentials, apiPath: string): Promise<GetResult> {
@@ -46,21 +60,33 @@ export function karmadaGet(k: KubeconfigCredentials, apiPath: string): Promise<G
   return new Promise((resolve) => {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (k.token) headers.Authorization = `Bearer ${k.token}`;
-    const req = https.request(url, {
-      method: "GET", headers, ca: k.ca, cert: k.cert, key: k.key, rejectUnauthorized: !k.insecure, timeout: 10_000,
-    }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (d: string) => { text += d; });
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        if (status !== 200) return resolve({ status });
-        try {
-          resolve({ status, body: JSON.parse(text) as unknown });
-        } catch {
-          resolve({ error: `an unreadable answer from ${k.server}` });
-        }
-      });
-    });
+    const req = https.request(
+      url,
+      {
+        method: "GET",
+        headers,
+        ca: k.ca,
+        cert: k.cert,
+        key: k.key,
+        rejectUnauthorized: !k.insecure,
+        timeout: 10_000,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (d: string) => {
+          text += d;
+        });
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          if (status !== 200) return resolve({ status });
+          try {
+            resolve({ status, body: JSON.parse(text) as unknown });
+          } catch {
+            resolve({ error: `an unreadable answer from ${k.server}` });
+          }
+        });
+      },
+    );
     req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
     req.on("error", (err: Error) => resolve({ error: `${k.server}: ${err.message}` }));
     req.end();
@@ -100,17 +126,35 @@ export async function waitForWorksGone(inputs: MemberWorksGoneInputs, pollMs = 2
     const unanswered = lastError !== undefined;
     const ready = remaining.length > 0 && !unanswered ? await clusterReady(inputs.karmada, inputs.cluster) : "Unknown";
     const elapsedSeconds = Math.floor((Date.now() - start) / 1000);
-    const state = { remaining, ready, elapsedSeconds, timeoutSeconds: inputs.timeoutSeconds, readyTimeoutSeconds, unanswered };
+    const state = {
+      remaining,
+      ready,
+      elapsedSeconds,
+      timeoutSeconds: inputs.timeoutSeconds,
+      readyTimeoutSeconds,
+      unanswered,
+    };
     const decision = worksWaitDecision(state);
     if (decision === "done") return;
-    if (decision === "fail") throw new Error(worksTimeoutMessage(inputs.cluster, waitLimitSeconds(state), remaining, ready, lastError));
+    if (decision === "fail")
+      throw new Error(worksTimeoutMessage(inputs.cluster, waitLimitSeconds(state), remaining, ready, lastError));
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 
 export class MemberWorksGoneProvider implements pulumi.dynamic.ResourceProvider {
-  async diff(_id: string, olds: MemberWorksGoneInputs, news: MemberWorksGoneInputs): Promise<pulumi.dynamic.DiffResult> {
-    const keys: (keyof MemberWorksGoneInputs)[] = ["cluster", "objects", "timeoutSeconds", "readyTimeoutSeconds", "karmada"];
+  async diff(
+    _id: string,
+    olds: MemberWorksGoneInputs,
+    news: MemberWorksGoneInputs,
+  ): Promise<pulumi.dynamic.DiffResult> {
+    const keys: (keyof MemberWorksGoneInputs)[] = [
+      "cluster",
+      "objects",
+      "timeoutSeconds",
+      "readyTimeoutSeconds",
+      "karmada",
+    ];
     const changed = keys.some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
     return { changes: changed, replaces: olds.cluster !== news.cluster ? ["cluster"] : [], deleteBeforeReplace: false };
   }
@@ -119,7 +163,11 @@ export class MemberWorksGoneProvider implements pulumi.dynamic.ResourceProvider 
     return { id: inputs.cluster, outs: inputs };
   }
 
-  async update(_id: string, _olds: MemberWorksGoneInputs, news: MemberWorksGoneInputs): Promise<pulumi.dynamic.UpdateResult> {
+  async update(
+    _id: string,
+    _olds: MemberWorksGoneInputs,
+    news: MemberWorksGoneInputs,
+  ): Promise<pulumi.dynamic.UpdateResult> {
     return { outs: news };
   }
 
@@ -140,7 +188,13 @@ type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 export class MemberWorksGone extends pulumi.dynamic.Resource {
   constructor(name: string, args: Inputs<MemberWorksGoneInputs>, opts?: pulumi.CustomResourceOptions) {
-    super(WORKS_PROVIDER, name, { ...args, karmada: pulumi.secret(args.karmada) },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...WORKS_SECRET_OUTPUTS] }, "iko-plus-karmada", "MemberWorksGone");
+    super(
+      WORKS_PROVIDER,
+      name,
+      { ...args, karmada: pulumi.secret(args.karmada) },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...WORKS_SECRET_OUTPUTS] },
+      "iko-plus-karmada",
+      "MemberWorksGone",
+    );
   }
 }

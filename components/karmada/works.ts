@@ -45,7 +45,11 @@ export function objectKey(o: PropagatedObject): string {
  * it, by name, label, region or any ordered affinity group: a failover may move objects there),
  * sorted and without duplicates. Members nothing is placed on get [].
  */
-export function propagatedByMember(members: PlaceableMember[], iris: PropagatedIris[], secrets: PropagatedSecret[]): Record<string, PropagatedObject[]> {
+export function propagatedByMember(
+  members: PlaceableMember[],
+  iris: PropagatedIris[],
+  secrets: PropagatedSecret[],
+): Record<string, PropagatedObject[]> {
   const out: Record<string, Map<string, PropagatedObject>> = {};
   for (const m of members) out[m.name] = new Map();
   const add = (names: string[], objects: PropagatedObject[]) => {
@@ -58,7 +62,8 @@ export function propagatedByMember(members: PlaceableMember[], iris: PropagatedI
     for (const c of f.configMaps) objects.push({ kind: "ConfigMap", namespace: f.namespace, name: c });
     add(selectableMembers(f.placement, members), objects);
   }
-  for (const s of secrets) add(selectableMembers(s.placement, members), [{ kind: "Secret", namespace: s.namespace, name: s.name }]);
+  for (const s of secrets)
+    add(selectableMembers(s.placement, members), [{ kind: "Secret", namespace: s.namespace, name: s.name }]);
   const result: Record<string, PropagatedObject[]> = {};
   for (const [m, objects] of Object.entries(out)) result[m] = [...objects.values()].sort(byKey);
   return result;
@@ -96,13 +101,16 @@ export function remainingWorks(works: WorkLike[], objects: PropagatedObject[]): 
       .map((m) => `${m.kind ?? ""} ${m.metadata?.namespace ?? ""}/${m.metadata?.name ?? ""}`)
       .filter((k) => wanted.has(k))
       .sort();
-    if (mine.length > 0) out.push({ work: w.metadata?.name ?? "", objects: mine, deleting: Boolean(w.metadata?.deletionTimestamp) });
+    if (mine.length > 0)
+      out.push({ work: w.metadata?.name ?? "", objects: mine, deleting: Boolean(w.metadata?.deletionTimestamp) });
   }
   return out.sort((a, b) => a.work.localeCompare(b.work));
 }
 
 /** The Ready condition of a Karmada Cluster object: "True", "False", "Unknown", or "absent" (no such condition or no Cluster). */
-export function clusterReadyStatus(cluster: { status?: { conditions?: { type?: string; status?: string }[] } } | undefined): string {
+export function clusterReadyStatus(
+  cluster: { status?: { conditions?: { type?: string; status?: string }[] } } | undefined,
+): string {
   return (cluster?.status?.conditions ?? []).find((c) => c.type === "Ready")?.status ?? "absent";
 }
 
@@ -137,20 +145,33 @@ export function worksWaitDecision(s: WaitState): "done" | "wait" | "fail" {
  * The one message of a wait that failed: which member, what is left where, why, and what to do.
  * `lastError` is the last failure reading Karmada, when the Works could not even be listed.
  */
-export function worksTimeoutMessage(cluster: string, seconds: number, remaining: RemainingWork[], ready: string, lastError?: string): string {
+export function worksTimeoutMessage(
+  cluster: string,
+  seconds: number,
+  remaining: RemainingWork[],
+  ready: string,
+  lastError?: string,
+): string {
   const ns = `karmada-es-${cluster}`;
   if (lastError !== undefined) {
-    return `member cluster "${cluster}": the Karmada API did not answer for ${seconds} s while waiting for this stack's Works in ${ns} to go (${lastError}); ` +
-      `bring the Karmada API back, then run destroy again`;
+    return (
+      `member cluster "${cluster}": the Karmada API did not answer for ${seconds} s while waiting for this stack's Works in ${ns} to go (${lastError}); ` +
+      `bring the Karmada API back, then run destroy again`
+    );
   }
   const objects = [...new Set(remaining.flatMap((r) => r.objects))].sort();
-  const left = `member cluster "${cluster}": ${objects.length} propagated object(s) of this stack still on it after ${seconds} s ` +
+  const left =
+    `member cluster "${cluster}": ${objects.length} propagated object(s) of this stack still on it after ${seconds} s ` +
     `(${objects.join(", ")}; Works ${remaining.map((r) => `${ns}/${r.work}`).join(", ")})`;
   if (ready === "True") {
-    return `${left}: Karmada has not removed them although the member is Ready; see karmada-controller-manager's log for ${ns}, ` +
-      `then run destroy again; its Cluster and join Secrets stay until then`;
+    return (
+      `${left}: Karmada has not removed them although the member is Ready; see karmada-controller-manager's log for ${ns}, ` +
+      `then run destroy again; its Cluster and join Secrets stay until then`
+    );
   }
-  return `${left}: Karmada cannot remove them while the member is unreachable (Cluster Ready=${ready}); ` +
+  return (
+    `${left}: Karmada cannot remove them while the member is unreachable (Cluster Ready=${ready}); ` +
     `bring member cluster "${cluster}" back (its API server must answer Karmada), then run destroy again; ` +
-    `its Cluster and join Secrets stay until then, so no propagated object outlives the stack`;
+    `its Cluster and join Secrets stay until then, so no propagated object outlives the stack`
+  );
 }

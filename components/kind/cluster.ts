@@ -45,7 +45,8 @@ export function checkKindClusterArgs(args: KindClusterArgs): ArgProblem[] {
     problems.push(["workers", w, `must be a whole number from 0 to ${KIND_WORKERS_MAX}`]);
   }
   if (args.registryMirror) {
-    for (const [field, value, problem] of checkRegistryMirror(args.registryMirror)) problems.push([`registryMirror.${field}`, value, problem]);
+    for (const [field, value, problem] of checkRegistryMirror(args.registryMirror))
+      problems.push([`registryMirror.${field}`, value, problem]);
   }
   const t = args.readyTimeoutSeconds;
   if (t !== undefined && (!Number.isInteger(t) || t < 10 || t > 3600)) {
@@ -65,8 +66,14 @@ class KindClusterResource extends pulumi.dynamic.Resource {
   declare public readonly kubeconfig: pulumi.Output<string>;
   declare public readonly peerKubeconfig: pulumi.Output<string>;
   constructor(name: string, inputs: KindClusterInputs, opts?: pulumi.CustomResourceOptions) {
-    super(KIND_PROVIDER, name, { ...inputs, kubeconfig: undefined, peerKubeconfig: undefined },
-      { ...opts, additionalSecretOutputs: ["kubeconfig", "peerKubeconfig"] }, "kind", "Cluster");
+    super(
+      KIND_PROVIDER,
+      name,
+      { ...inputs, kubeconfig: undefined, peerKubeconfig: undefined },
+      { ...opts, additionalSecretOutputs: ["kubeconfig", "peerKubeconfig"] },
+      "kind",
+      "Cluster",
+    );
   }
 }
 
@@ -87,20 +94,34 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
     super("iko-plus:kind:KindCluster", name, {}, opts);
     this.name = args.clusterName ?? name;
     this.configYaml = kindConfigYaml(args);
-    const cluster = new KindClusterResource(`${name}-kind`, {
-      name: this.name,
-      configYaml: this.configYaml,
-      kindCommand: args.kindCommand ?? "kind",
-      dockerCommand: args.dockerCommand ?? "docker",
-      nodeFiles: args.registryMirror ? mirrorNodeFiles(args.registryMirror) : [],
-      readyTimeoutSeconds: args.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS,
-    }, { parent: this });
+    const cluster = new KindClusterResource(
+      `${name}-kind`,
+      {
+        name: this.name,
+        configYaml: this.configYaml,
+        kindCommand: args.kindCommand ?? "kind",
+        dockerCommand: args.dockerCommand ?? "docker",
+        nodeFiles: args.registryMirror ? mirrorNodeFiles(args.registryMirror) : [],
+        readyTimeoutSeconds: args.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS,
+      },
+      { parent: this },
+    );
     this.kubeconfig = pulumi.secret(cluster.kubeconfig);
     this.peerKubeconfig = pulumi.secret(cluster.peerKubeconfig);
-    this.endpoint = pulumi.unsecret(cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).server));
-    this.peerEndpoint = pulumi.unsecret(cluster.peerKubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}" (internal)`).server));
-    this.caData = pulumi.unsecret(cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).caData ?? ""));
-    this.provider = new k8s.Provider(`${name}-k8s`, { kubeconfig: this.kubeconfig, clusterIdentifier: this.name }, { parent: this });
+    this.endpoint = pulumi.unsecret(
+      cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).server),
+    );
+    this.peerEndpoint = pulumi.unsecret(
+      cluster.peerKubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}" (internal)`).server),
+    );
+    this.caData = pulumi.unsecret(
+      cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).caData ?? ""),
+    );
+    this.provider = new k8s.Provider(
+      `${name}-k8s`,
+      { kubeconfig: this.kubeconfig, clusterIdentifier: this.name },
+      { parent: this },
+    );
     this.readyGate = [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

@@ -45,15 +45,27 @@ const REGISTRY_HOST = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 export function checkRegistryMirror(mirror: RegistryMirror): [string, unknown, string][] {
   const problems: [string, unknown, string][] = [];
   if (!ENDPOINT.test(mirror.endpoint)) {
-    problems.push(["endpoint", mirror.endpoint,
-      "is not an http:// or https:// address with a host and an optional port and no path; use e.g. \"http://iko-plus-registry:5000\""]);
+    problems.push([
+      "endpoint",
+      mirror.endpoint,
+      'is not an http:// or https:// address with a host and an optional port and no path; use e.g. "http://iko-plus-registry:5000"',
+    ]);
   }
   const registries = mirror.registries ?? [...DEFAULT_MIRRORED_REGISTRIES];
-  if (registries.length === 0) problems.push(["registries", registries, "is empty; list the registries to mirror, e.g. [\"docker.io\"], or leave it out"]);
+  if (registries.length === 0)
+    problems.push([
+      "registries",
+      registries,
+      'is empty; list the registries to mirror, e.g. ["docker.io"], or leave it out',
+    ]);
   const seen = new Set<string>();
   for (const r of registries) {
     if (!REGISTRY_HOST.test(r)) {
-      problems.push(["registries", r, "is not a registry host name (lowercase, optional :port, no scheme or path); use e.g. \"docker.io\""]);
+      problems.push([
+        "registries",
+        r,
+        'is not a registry host name (lowercase, optional :port, no scheme or path); use e.g. "docker.io"',
+      ]);
     } else if (seen.has(r)) {
       problems.push(["registries", r, "is listed twice; list each registry once"]);
     }
@@ -74,7 +86,7 @@ export function mirrorHostsToml(registry: string, endpoint: string): string {
     `server = "${upstreamServer(registry)}"`,
     "",
     `[host."${endpoint}/v2/${registry}"]`,
-    "  capabilities = [\"pull\", \"resolve\"]",
+    '  capabilities = ["pull", "resolve"]',
     "  override_path = true",
     "",
   ].join("\n");
@@ -83,7 +95,10 @@ export function mirrorHostsToml(registry: string, endpoint: string): string {
 /** The host files of a mirror, one per registry, sorted by path. */
 export function mirrorNodeFiles(mirror: RegistryMirror): NodeFile[] {
   const registries = [...(mirror.registries ?? DEFAULT_MIRRORED_REGISTRIES)].sort();
-  return registries.map((r) => ({ path: `${CONTAINERD_CERTS_DIR}/${r}/hosts.toml`, content: mirrorHostsToml(r, mirror.endpoint) }));
+  return registries.map((r) => ({
+    path: `${CONTAINERD_CERTS_DIR}/${r}/hosts.toml`,
+    content: mirrorHostsToml(r, mirror.endpoint),
+  }));
 }
 
 /** The containerd config patch (kind `containerdConfigPatches`) that turns on per-registry host files. */

@@ -34,7 +34,11 @@ export interface KindClusterState extends KindClusterInputs {
 /** Inputs whose change replaces the cluster; the executables and the timeout can change freely. */
 export const REPLACING_INPUTS: (keyof KindClusterInputs)[] = ["name", "configYaml", "nodeFiles"];
 
-interface RunResult { status: number; stdout: string; stderr: string }
+interface RunResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * Runs a CLI, turning "not installed" into one clear error that names the fix. Asynchronous: all
@@ -48,8 +52,12 @@ function run(command: string, args: string[], what: string, input?: string): Pro
     const proc = cp.spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    proc.stdout.setEncoding("utf8").on("data", (d: string) => { stdout += d; });
-    proc.stderr.setEncoding("utf8").on("data", (d: string) => { stderr += d; });
+    proc.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    proc.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
     proc.on("error", (err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT" || err.code === "EACCES") {
         reject(new Error(`${what}: "${command}" was not found or is not executable. ` + installHint(what)));
@@ -66,7 +74,10 @@ function run(command: string, args: string[], what: string, input?: string): Pro
 
 /** The last words of a CLI's stderr for a message: trimmed, at most `max` characters, no final period. */
 function tail(stderr: string, max = 400): string {
-  return stderr.trim().slice(-max).replace(/[.\s]+$/, "");
+  return stderr
+    .trim()
+    .slice(-max)
+    .replace(/[.\s]+$/, "");
 }
 
 function installHint(what: string): string {
@@ -79,7 +90,10 @@ function installHint(what: string): string {
 export async function preflight(inputs: Pick<KindClusterInputs, "kindCommand" | "dockerCommand">): Promise<void> {
   const docker = await run(inputs.dockerCommand, ["info", "--format", "{{.ServerVersion}}"], "docker");
   if (docker.status !== 0) {
-    throw new Error(`docker: "${inputs.dockerCommand} info" failed (is the Docker engine running?): ${tail(docker.stderr)}; ` + installHint("docker"));
+    throw new Error(
+      `docker: "${inputs.dockerCommand} info" failed (is the Docker engine running?): ${tail(docker.stderr)}; ` +
+        installHint("docker"),
+    );
   }
   const kind = await run(inputs.kindCommand, ["version"], "kind");
   if (kind.status !== 0) throw new Error(`kind: "${inputs.kindCommand} version" failed: ${tail(kind.stderr)}`);
@@ -88,7 +102,10 @@ export async function preflight(inputs: Pick<KindClusterInputs, "kindCommand" | 
 async function listClusters(kindCommand: string): Promise<string[]> {
   const res = await run(kindCommand, ["get", "clusters"], "kind");
   if (res.status !== 0) throw new Error(`kind get clusters failed: ${tail(res.stderr)}`);
-  return res.stdout.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+  return res.stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
 }
 
 /** Reads a kubeconfig from kind; the output is secret and never goes into an error message. */
@@ -96,7 +113,8 @@ async function getKubeconfig(kindCommand: string, name: string, internal: boolea
   const args = ["get", "kubeconfig", "--name", name];
   if (internal) args.push("--internal");
   const res = await run(kindCommand, args, "kind");
-  if (res.status !== 0) throw new Error(`kind get kubeconfig --name ${name}${internal ? " --internal" : ""} failed: ${tail(res.stderr)}`);
+  if (res.status !== 0)
+    throw new Error(`kind get kubeconfig --name ${name}${internal ? " --internal" : ""} failed: ${tail(res.stderr)}`);
   return res.stdout;
 }
 
@@ -104,13 +122,22 @@ async function getKubeconfig(kindCommand: string, name: string, internal: boolea
 async function listNodes(kindCommand: string, name: string): Promise<string[]> {
   const res = await run(kindCommand, ["get", "nodes", "--name", name], "kind");
   if (res.status !== 0) throw new Error(`kind get nodes --name ${name} failed: ${tail(res.stderr)}`);
-  return res.stdout.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith("No kind nodes")).sort();
+  return res.stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !l.startsWith("No kind nodes"))
+    .sort();
 }
 
 /** Writes one file into a node container (contents on stdin, so nothing lands on the host). */
 async function writeNodeFile(dockerCommand: string, node: string, file: NodeFile): Promise<void> {
-  const script = "mkdir -p \"$(dirname \"$1\")\" && cat > \"$1\"";
-  const res = await run(dockerCommand, ["exec", "-i", node, "sh", "-c", script, "sh", file.path], "docker", file.content);
+  const script = 'mkdir -p "$(dirname "$1")" && cat > "$1"';
+  const res = await run(
+    dockerCommand,
+    ["exec", "-i", node, "sh", "-c", script, "sh", file.path],
+    "docker",
+    file.content,
+  );
   if (res.status !== 0) throw new Error(`writing ${file.path} into kind node ${node} failed: ${tail(res.stderr)}`);
 }
 
@@ -126,22 +153,34 @@ async function waitForReadyNodes(inputs: KindClusterInputs, nodes: string[]): Pr
   const deadline = Date.now() + inputs.readyTimeoutSeconds * 1000;
   let lastCheck = 0;
   for (;;) {
-    const res = await run(inputs.dockerCommand, ["exec", controlPlane, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf", "get", "nodes", "-o", "json"], "docker");
-    const state = nodeReadiness(res.status === 0 ? res.stdout : "", nodes, { cniPending: configDisablesCni(inputs.configYaml) });
+    const res = await run(
+      inputs.dockerCommand,
+      ["exec", controlPlane, "kubectl", "--kubeconfig=/etc/kubernetes/admin.conf", "get", "nodes", "-o", "json"],
+      "docker",
+    );
+    const state = nodeReadiness(res.status === 0 ? res.stdout : "", nodes, {
+      cniPending: configDisablesCni(inputs.configYaml),
+    });
     if (state.notReady.length === 0) return;
     const timedOut = Date.now() >= deadline;
     if (timedOut || Date.now() - lastCheck > 10_000) {
       lastCheck = Date.now();
       for (const n of state.notReady) {
-        const journal = await run(inputs.dockerCommand, ["exec", n.name, "journalctl", "-u", "kubelet", "--no-pager", "-o", "cat", "-n", "300"], "docker");
+        const journal = await run(
+          inputs.dockerCommand,
+          ["exec", n.name, "journalctl", "-u", "kubelet", "--no-pager", "-o", "cat", "-n", "300"],
+          "docker",
+        );
         const cause = kubeletFailure(journal.stdout);
         if (cause) throw new Error(`kind cluster "${inputs.name}": node ${n.name} never became Ready: ${cause}`);
       }
     }
     if (timedOut) {
       const which = state.notReady.map((n) => `${n.name} (${n.reason})`).join(", ");
-      throw new Error(`kind cluster "${inputs.name}": nodes not Ready after ${inputs.readyTimeoutSeconds} s: ${which}; ` +
-        `see \`docker exec <node> journalctl -u kubelet\`, or raise readyTimeoutSeconds on a slow machine`);
+      throw new Error(
+        `kind cluster "${inputs.name}": nodes not Ready after ${inputs.readyTimeoutSeconds} s: ${which}; ` +
+          `see \`docker exec <node> journalctl -u kubelet\`, or raise readyTimeoutSeconds on a slow machine`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -150,9 +189,11 @@ async function waitForReadyNodes(inputs: KindClusterInputs, nodes: string[]): Pr
 export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
   async diff(_id: string, olds: KindClusterState, news: KindClusterInputs): Promise<pulumi.dynamic.DiffResult> {
     // State written before nodeFiles existed has none: the same as an empty list.
-    const same = (k: keyof KindClusterInputs) => JSON.stringify(olds[k] ?? (k === "nodeFiles" ? [] : undefined)) === JSON.stringify(news[k]);
+    const same = (k: keyof KindClusterInputs) =>
+      JSON.stringify(olds[k] ?? (k === "nodeFiles" ? [] : undefined)) === JSON.stringify(news[k]);
     const replaces = REPLACING_INPUTS.filter((k) => !same(k));
-    const changed = replaces.length > 0 || !same("kindCommand") || !same("dockerCommand") || !same("readyTimeoutSeconds");
+    const changed =
+      replaces.length > 0 || !same("kindCommand") || !same("dockerCommand") || !same("readyTimeoutSeconds");
     return { changes: changed, replaces, deleteBeforeReplace: true };
   }
 
@@ -168,11 +209,18 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
     fs.chmodSync(dir, 0o700);
     try {
       const file = path.join(dir, "kubeconfig");
-      const res = await run(inputs.kindCommand, ["create", "cluster", "--name", inputs.name, "--config", "-", "--kubeconfig", file], "kind", inputs.configYaml);
-      if (res.status !== 0) throw new Error(createFailureMessage(inputs.name, res.stderr, configNodeImage(inputs.configYaml)));
+      const res = await run(
+        inputs.kindCommand,
+        ["create", "cluster", "--name", inputs.name, "--config", "-", "--kubeconfig", file],
+        "kind",
+        inputs.configYaml,
+      );
+      if (res.status !== 0)
+        throw new Error(createFailureMessage(inputs.name, res.stderr, configNodeImage(inputs.configYaml)));
       try {
         const nodes = await listNodes(inputs.kindCommand, inputs.name);
-        for (const node of nodes) for (const f of inputs.nodeFiles ?? []) await writeNodeFile(inputs.dockerCommand, node, f);
+        for (const node of nodes)
+          for (const f of inputs.nodeFiles ?? []) await writeNodeFile(inputs.dockerCommand, node, f);
         await waitForReadyNodes(inputs, nodes);
       } catch (err) {
         // A cluster that never became usable is not left behind: the next `up` starts afresh.
@@ -210,7 +258,11 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
     // the user's ~/.kube/config is never touched.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-kind-"));
     try {
-      const res = await run(props.kindCommand, ["delete", "cluster", "--name", id, "--kubeconfig", path.join(dir, "kubeconfig")], "kind");
+      const res = await run(
+        props.kindCommand,
+        ["delete", "cluster", "--name", id, "--kubeconfig", path.join(dir, "kubeconfig")],
+        "kind",
+      );
       if (res.status !== 0) throw new Error(`kind delete cluster --name ${id} failed: ${tail(res.stderr)}`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -13,9 +13,23 @@ export class KubeconfigError extends Error {
   }
 }
 
-interface NamedCluster { name: string; cluster: { server?: string; "certificate-authority-data"?: string; "insecure-skip-tls-verify"?: boolean; [k: string]: unknown } }
-interface NamedContext { name: string; context: { cluster?: string; user?: string; namespace?: string } }
-interface NamedUser { name: string; user: Record<string, unknown> }
+interface NamedCluster {
+  name: string;
+  cluster: {
+    server?: string;
+    "certificate-authority-data"?: string;
+    "insecure-skip-tls-verify"?: boolean;
+    [k: string]: unknown;
+  };
+}
+interface NamedContext {
+  name: string;
+  context: { cluster?: string; user?: string; namespace?: string };
+}
+interface NamedUser {
+  name: string;
+  user: Record<string, unknown>;
+}
 interface KubeconfigDoc {
   apiVersion?: string;
   kind?: string;
@@ -48,23 +62,34 @@ function load(text: string, source: string): KubeconfigDoc {
     throw new KubeconfigError(`${source} is not valid YAML; pass a kubeconfig as written by kind or kubectl`);
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
-    throw new KubeconfigError(`${source} is not a kubeconfig (expected a YAML mapping with clusters, contexts and users)`);
+    throw new KubeconfigError(
+      `${source} is not a kubeconfig (expected a YAML mapping with clusters, contexts and users)`,
+    );
   }
   return doc as KubeconfigDoc;
 }
 
-function currentEntries(doc: KubeconfigDoc, source: string): { ctx: NamedContext; cluster: NamedCluster; user?: NamedUser } {
+function currentEntries(
+  doc: KubeconfigDoc,
+  source: string,
+): { ctx: NamedContext; cluster: NamedCluster; user?: NamedUser } {
   const current = doc["current-context"];
   if (!current) {
-    throw new KubeconfigError(`${source} has no current-context; set one with \`kubectl config use-context <name> --kubeconfig <file>\``);
+    throw new KubeconfigError(
+      `${source} has no current-context; set one with \`kubectl config use-context <name> --kubeconfig <file>\``,
+    );
   }
   const ctx = (doc.contexts ?? []).find((c) => c?.name === current);
   if (!ctx) {
-    throw new KubeconfigError(`${source} names current-context "${current}", but no context of that name exists; fix current-context`);
+    throw new KubeconfigError(
+      `${source} names current-context "${current}", but no context of that name exists; fix current-context`,
+    );
   }
   const cluster = (doc.clusters ?? []).find((c) => c?.name === ctx.context?.cluster);
   if (!cluster || !cluster.cluster) {
-    throw new KubeconfigError(`${source}: context "${current}" points at cluster "${ctx.context?.cluster ?? ""}", which is not in clusters; fix the context`);
+    throw new KubeconfigError(
+      `${source}: context "${current}" points at cluster "${ctx.context?.cluster ?? ""}", which is not in clusters; fix the context`,
+    );
   }
   const user = (doc.users ?? []).find((u) => u?.name === ctx.context?.user);
   return { ctx, cluster, user };
@@ -76,12 +101,19 @@ export function parseKubeconfig(text: string, source = "the kubeconfig"): Kubeco
   const { ctx, cluster, user } = currentEntries(doc, source);
   const server = cluster.cluster.server;
   if (!server || !/^https?:\/\/[^/\s]+/.test(server)) {
-    throw new KubeconfigError(`${source}: cluster "${cluster.name}" has no valid server URL; set clusters[].cluster.server to https://<host>:<port>`);
+    throw new KubeconfigError(
+      `${source}: cluster "${cluster.name}" has no valid server URL; set clusters[].cluster.server to https://<host>:<port>`,
+    );
   }
   const u = user?.user ?? {};
-  const auth = u["client-certificate-data"] || u["client-certificate"] ? "client-certificate"
-    : u["token"] || u["tokenFile"] ? "token"
-      : u["exec"] ? "exec" : "other";
+  const auth =
+    u["client-certificate-data"] || u["client-certificate"]
+      ? "client-certificate"
+      : u["token"] || u["tokenFile"]
+        ? "token"
+        : u["exec"]
+          ? "exec"
+          : "other";
   return {
     context: ctx.name,
     cluster: cluster.name,
@@ -122,8 +154,10 @@ export interface TokenKubeconfigArgs {
 
 /** Builds a kubeconfig that authenticates with a bearer token: no exec plugin, no files. */
 export function tokenKubeconfig(args: TokenKubeconfigArgs): string {
-  if (!args.token) throw new KubeconfigError(`the token for "${args.name}" is empty; wait for the ServiceAccount token to be issued`);
-  if (!args.caData) throw new KubeconfigError(`the CA data for "${args.name}" is empty; pass the cluster's base64 CA bundle`);
+  if (!args.token)
+    throw new KubeconfigError(`the token for "${args.name}" is empty; wait for the ServiceAccount token to be issued`);
+  if (!args.caData)
+    throw new KubeconfigError(`the CA data for "${args.name}" is empty; pass the cluster's base64 CA bundle`);
   const context: NamedContext["context"] = { cluster: args.name, user: args.name };
   if (args.namespace) context.namespace = args.namespace;
   const doc: KubeconfigDoc = {
@@ -160,7 +194,11 @@ export interface KubeconfigCredentials {
  * names (`readFile` reads them, e.g. fs.readFileSync). Throws KubeconfigError naming the fix when
  * the user authenticates otherwise (exec plugins and auth providers need their own programs).
  */
-export function kubeconfigCredentials(text: string, source: string, readFile: (path: string) => string): KubeconfigCredentials {
+export function kubeconfigCredentials(
+  text: string,
+  source: string,
+  readFile: (path: string) => string,
+): KubeconfigCredentials {
   const doc = load(text, source);
   const { cluster, user } = currentEntries(doc, source);
   const c = cluster.cluster;
@@ -170,7 +208,9 @@ export function kubeconfigCredentials(text: string, source: string, readFile: (p
   const file = (v: unknown) => (str(v) !== undefined ? readFile(v as string) : undefined);
   const server = str(c.server);
   if (server === undefined) {
-    throw new KubeconfigError(`${source}: cluster "${cluster.name}" has no valid server URL; set clusters[].cluster.server to https://<host>:<port>`);
+    throw new KubeconfigError(
+      `${source}: cluster "${cluster.name}" has no valid server URL; set clusters[].cluster.server to https://<host>:<port>`,
+    );
   }
   const out: KubeconfigCredentials = { server, insecure: c["insecure-skip-tls-verify"] === true };
   const ca = b64(c["certificate-authority-data"]) ?? file(c["certificate-authority"]);
@@ -184,8 +224,10 @@ export function kubeconfigCredentials(text: string, source: string, readFile: (p
   } else if (token !== undefined) {
     out.token = token;
   } else {
-    throw new KubeconfigError(`${source}: user "${user?.name ?? ""}" authenticates with neither a client certificate and key nor a token; ` +
-      `give a kubeconfig with client-certificate-data/client-key-data or a token (exec plugins are not supported here)`);
+    throw new KubeconfigError(
+      `${source}: user "${user?.name ?? ""}" authenticates with neither a client certificate and key nor a token; ` +
+        `give a kubeconfig with client-certificate-data/client-key-data or a token (exec plugins are not supported here)`,
+    );
   }
   return out;
 }

@@ -4,7 +4,8 @@
  * a licensed IRIS image.
  */
 
-const IMAGE_REF = /^(?:(?<host>[a-zA-Z0-9.-]+(?::[0-9]+)?)\/)?(?<path>[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)(?::(?<tag>[\w][\w.-]{0,127}))?(?:@(?<digest>sha256:[a-f0-9]{64}))?$/;
+const IMAGE_REF =
+  /^(?:(?<host>[a-zA-Z0-9.-]+(?::[0-9]+)?)\/)?(?<path>[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)(?::(?<tag>[\w][\w.-]{0,127}))?(?:@(?<digest>sha256:[a-f0-9]{64}))?$/;
 
 /** The parts of an image reference: `<name>[:<tag>][@<digest>]`, `name` holding any registry. */
 export interface ImageRefParts {
@@ -43,7 +44,11 @@ export function chartImageValues(ref: string): { registry: string; repository: s
   const { name, tag, digest } = splitImageRef(ref);
   const slash = name.indexOf("/");
   if (slash < 0 || tag === undefined) return undefined;
-  return { registry: name.slice(0, slash), repository: name.slice(slash + 1), tag: digest === undefined ? tag : `${tag}@${digest}` };
+  return {
+    registry: name.slice(0, slash),
+    repository: name.slice(slash + 1),
+    tag: digest === undefined ? tag : `${tag}@${digest}`,
+  };
 }
 
 export type ImagePinProblem = "untagged" | "latest";
@@ -71,10 +76,11 @@ export function isLicensedIrisImage(ref: string): boolean {
 
 /** Checks an image reference: well-formed, pinned by a tag other than `latest` or by a digest. */
 export function checkImageRef(ref: string): string | undefined {
-  if (!IMAGE_REF.test(ref)) return "is not a valid image reference; use <registry>/<repository>:<tag>, e.g. containers.intersystems.com/intersystems/iris-community:2025.1";
+  if (!IMAGE_REF.test(ref))
+    return "is not a valid image reference; use <registry>/<repository>:<tag>, e.g. containers.intersystems.com/intersystems/iris-community:2025.1";
   const problem = imagePinProblem(ref);
-  if (problem === "untagged") return "has no tag; pin a version, e.g. \":2025.1\" (an untagged image means latest)";
-  if (problem === "latest") return "uses the tag \"latest\"; pin a version, e.g. \":2025.1\"";
+  if (problem === "untagged") return 'has no tag; pin a version, e.g. ":2025.1" (an untagged image means latest)';
+  if (problem === "latest") return 'uses the tag "latest"; pin a version, e.g. ":2025.1"';
   return undefined;
 }
 
@@ -102,5 +108,5 @@ export function cidrsOverlap(a: string, b: string): boolean {
   if (!x || !y) return false;
   const prefix = Math.min(x.prefix, y.prefix);
   const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  return ((x.network & mask) >>> 0) === ((y.network & mask) >>> 0);
+  return (x.network & mask) >>> 0 === (y.network & mask) >>> 0;
 }

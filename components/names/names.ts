@@ -16,7 +16,7 @@ export const KARMADA_NAME_MAX = 48;
 
 /** A DNS-1123 label: lowercase alphanumerics and '-', starting and ending alphanumeric, at most 63. */
 export function checkDns1123Label(value: string): string | undefined {
-  if (value.length === 0) return "must not be empty; use a lowercase name such as \"ikowork\"";
+  if (value.length === 0) return 'must not be empty; use a lowercase name such as "ikowork"';
   if (value.length > 63) return `is ${value.length} characters; a DNS-1123 label has at most 63`;
   if (!DNS1123_LABEL.test(value)) {
     return "is not a DNS-1123 label; use lowercase letters, digits and '-', starting and ending with a letter or digit";

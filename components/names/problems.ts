@@ -12,7 +12,10 @@ export type ArgProblem = [field: string, value: unknown, problem: string];
  * a field left out shown as `(not set)`, as the stack config shows it.
  */
 export function argsError(type: string, name: string, problems: ArgProblem[]): Error {
-  return new Error(`${type} "${name}": ` + problems.map(([f, v, p]) => `${f}: ${v === undefined ? "(not set)" : JSON.stringify(v)} ${p}`).join("; "));
+  return new Error(
+    `${type} "${name}": ` +
+      problems.map(([f, v, p]) => `${f}: ${v === undefined ? "(not set)" : JSON.stringify(v)} ${p}`).join("; "),
+  );
 }
 
 /** Throws `argsError` when there is any problem. */
@@ -24,7 +27,12 @@ export function throwIfArgProblems(type: string, name: string, problems: ArgProb
  * Checks one optional field: when `value` is given and `check` finds a problem, adds
  * `[field, value, problem]` to `problems`. Fields left out are not checked (they take defaults).
  */
-export function checkField<T>(problems: ArgProblem[], field: string, value: T | undefined, check: (v: T) => string | undefined): void {
+export function checkField<T>(
+  problems: ArgProblem[],
+  field: string,
+  value: T | undefined,
+  check: (v: T) => string | undefined,
+): void {
   if (value === undefined) return;
   const p = check(value);
   if (p) problems.push([field, value, p]);

@@ -15,7 +15,13 @@ export type FleetCaInputs = ResolvedCaOptions;
 export type FleetCaState = FleetCaInputs & GeneratedCa;
 
 /** Inputs whose change replaces the CA (all of them). */
-export const CA_INPUTS: (keyof FleetCaInputs)[] = ["commonName", "organization", "validityDays", "keyBits", "generation"];
+export const CA_INPUTS: (keyof FleetCaInputs)[] = [
+  "commonName",
+  "organization",
+  "validityDays",
+  "keyBits",
+  "generation",
+];
 
 /** The outputs kept secret in state. */
 export const CA_SECRET_OUTPUTS = ["keyPem"];
@@ -54,9 +60,21 @@ export class FleetCa extends pulumi.dynamic.Resource {
   declare public readonly fingerprintSha256: pulumi.Output<string>;
 
   constructor(name: string, args: Inputs<FleetCaInputs>, opts?: pulumi.CustomResourceOptions) {
-    super(new FleetCaProvider(), name, {
-      ...args,
-      certPem: undefined, keyPem: undefined, serialNumber: undefined, notBefore: undefined, notAfter: undefined, fingerprintSha256: undefined,
-    }, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...CA_SECRET_OUTPUTS] }, "iko-plus-tls", "FleetCa");
+    super(
+      new FleetCaProvider(),
+      name,
+      {
+        ...args,
+        certPem: undefined,
+        keyPem: undefined,
+        serialNumber: undefined,
+        notBefore: undefined,
+        notAfter: undefined,
+        fingerprintSha256: undefined,
+      },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...CA_SECRET_OUTPUTS] },
+      "iko-plus-tls",
+      "FleetCa",
+    );
   }
 }

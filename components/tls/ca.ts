@@ -28,11 +28,11 @@ export type ResolvedCaOptions = Required<FleetCaOptions>;
 export type FleetCaSource =
   | { generate: FleetCaOptions }
   | {
-    /** The CA certificate, PEM. */
-    certificatePem: import("@pulumi/pulumi").Input<string>;
-    /** The CA private key, PEM; wrapped as a secret. */
-    privateKeyPem: import("@pulumi/pulumi").Input<string>;
-  };
+      /** The CA certificate, PEM. */
+      certificatePem: import("@pulumi/pulumi").Input<string>;
+      /** The CA private key, PEM; wrapped as a secret. */
+      privateKeyPem: import("@pulumi/pulumi").Input<string>;
+    };
 
 export const CA_DEFAULTS: ResolvedCaOptions = {
   commonName: "iko-plus fleet CA",
@@ -57,7 +57,9 @@ export function resolveCaOptions(o: FleetCaOptions = {}): ResolvedCaOptions {
 }
 
 /** Subject (and, self-signed, issuer) attributes in node-forge's form. */
-export function caSubject(o: Pick<ResolvedCaOptions, "commonName" | "organization">): { name: string; value: string }[] {
+export function caSubject(
+  o: Pick<ResolvedCaOptions, "commonName" | "organization">,
+): { name: string; value: string }[] {
   return [
     { name: "commonName", value: o.commonName },
     { name: "organizationName", value: o.organization },
@@ -101,15 +103,18 @@ export function generateFleetCa(options: FleetCaOptions = {}, now: Date = new Da
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const forge: typeof import("node-forge") = require("node-forge");
   const o = resolveCaOptions(options);
-  if (!(CA_KEY_BITS as readonly number[]).includes(o.keyBits)) throw new Error(`fleet CA: keyBits ${o.keyBits} is not one of ${CA_KEY_BITS.join(", ")}`);
-  if (!Number.isInteger(o.validityDays) || o.validityDays < 1) throw new Error(`fleet CA: validityDays ${o.validityDays} must be a whole number of at least 1`);
+  if (!(CA_KEY_BITS as readonly number[]).includes(o.keyBits))
+    throw new Error(`fleet CA: keyBits ${o.keyBits} is not one of ${CA_KEY_BITS.join(", ")}`);
+  if (!Number.isInteger(o.validityDays) || o.validityDays < 1)
+    throw new Error(`fleet CA: validityDays ${o.validityDays} must be a whole number of at least 1`);
   // Synchronous generation uses Node's native RSA key generation when available.
   const keys = forge.pki.rsa.generateKeyPair({ bits: o.keyBits, e: 0x10001 });
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   const serial = forge.util.bytesToHex(forge.random.getBytesSync(16));
   // A positive serial: clear the top bit of the first byte and keep it non-zero.
-  cert.serialNumber = ((parseInt(serial.slice(0, 2), 16) & 0x7f) | 0x10).toString(16).padStart(2, "0") + serial.slice(2);
+  cert.serialNumber =
+    ((parseInt(serial.slice(0, 2), 16) & 0x7f) | 0x10).toString(16).padStart(2, "0") + serial.slice(2);
   const v = caValidity(now, o.validityDays);
   cert.validity.notBefore = v.notBefore;
   cert.validity.notAfter = v.notAfter;
@@ -137,7 +142,11 @@ export function generateFleetCa(options: FleetCaOptions = {}, now: Date = new Da
  * Checks a CA the user supplies (PEM certificate and PEM private key, RSA or EC): returns the
  * problems, each a phrase that never quotes the key. Uses Node's X509 support, so EC keys work.
  */
-export function checkSuppliedCa(certPem: string, keyPem: string, now: Date = new Date()): { cert?: string; key?: string } {
+export function checkSuppliedCa(
+  certPem: string,
+  keyPem: string,
+  now: Date = new Date(),
+): { cert?: string; key?: string } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const crypto: typeof import("crypto") = require("crypto");
   let cert: import("crypto").X509Certificate;
@@ -146,14 +155,19 @@ export function checkSuppliedCa(certPem: string, keyPem: string, now: Date = new
   } catch {
     return { cert: "is not a PEM certificate; give the CA certificate, -----BEGIN CERTIFICATE----- ..." };
   }
-  if (!cert.ca) return { cert: `is not a CA certificate (subject ${JSON.stringify(cert.subject.replace(/\n/g, ", "))} lacks basicConstraints CA:TRUE); give a CA certificate` };
-  if (new Date(cert.validTo).getTime() <= now.getTime()) return { cert: `expired on ${new Date(cert.validTo).toISOString()}; give a CA certificate that is still valid` };
+  if (!cert.ca)
+    return {
+      cert: `is not a CA certificate (subject ${JSON.stringify(cert.subject.replace(/\n/g, ", "))} lacks basicConstraints CA:TRUE); give a CA certificate`,
+    };
+  if (new Date(cert.validTo).getTime() <= now.getTime())
+    return { cert: `expired on ${new Date(cert.validTo).toISOString()}; give a CA certificate that is still valid` };
   let key: import("crypto").KeyObject;
   try {
     key = crypto.createPrivateKey(keyPem);
   } catch {
     return { key: "is not a PEM private key (unencrypted PKCS#1, PKCS#8 or SEC1); give the CA's private key" };
   }
-  if (!cert.checkPrivateKey(key)) return { key: "does not match the CA certificate's public key; give the key the certificate was issued for" };
+  if (!cert.checkPrivateKey(key))
+    return { key: "does not match the CA certificate's public key; give the key the certificate was issued for" };
   return {};
 }

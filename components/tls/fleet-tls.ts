@@ -15,8 +15,16 @@ import { ClusterHandle, clusterOptions } from "../cluster";
 import { FleetCaSource, resolveCaOptions } from "./ca";
 import { FleetCa } from "./ca-provider";
 import {
-  CERT_MANAGER_CHART_VERSION, CERT_MANAGER_NAMESPACE, FLEET_CA_NAME, TlsComponent,
-  caSecretMeta, certManagerArgs, certificateManifest, clusterIssuerManifest, irisCertificateName, irisTlsSpec,
+  CERT_MANAGER_CHART_VERSION,
+  CERT_MANAGER_NAMESPACE,
+  FLEET_CA_NAME,
+  TlsComponent,
+  caSecretMeta,
+  certManagerArgs,
+  certificateManifest,
+  clusterIssuerManifest,
+  irisCertificateName,
+  irisTlsSpec,
 } from "./manifests";
 
 type Obj = Record<string, unknown>;
@@ -72,9 +80,16 @@ interface MemberTlsArgs {
 }
 
 function customResource(name: string, m: Obj, opts: pulumi.CustomResourceOptions): k8s.apiextensions.CustomResource {
-  return new k8s.apiextensions.CustomResource(name, {
-    apiVersion: m.apiVersion as string, kind: m.kind as string, metadata: m.metadata as k8s.types.input.meta.v1.ObjectMeta, spec: m.spec,
-  }, opts);
+  return new k8s.apiextensions.CustomResource(
+    name,
+    {
+      apiVersion: m.apiVersion as string,
+      kind: m.kind as string,
+      metadata: m.metadata as k8s.types.input.meta.v1.ObjectMeta,
+      spec: m.spec,
+    },
+    opts,
+  );
 }
 
 /** What FleetTls puts into one member. */
@@ -92,24 +107,45 @@ export class MemberTls extends pulumi.ComponentResource {
       ? [new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: args.namespace } }, clusterOptions(this, h))]
       : [];
     this.certManager = args.installCertManager
-      ? new CertManager(`${name}-cert-manager`, certManagerArgs({ version: args.certManagerVersion, namespace: args.namespace }),
-        { parent: this, providers: [h.provider], dependsOn: [...h.readyGate, ...ns] })
+      ? new CertManager(
+          `${name}-cert-manager`,
+          certManagerArgs({ version: args.certManagerVersion, namespace: args.namespace }),
+          { parent: this, providers: [h.provider], dependsOn: [...h.readyGate, ...ns] },
+        )
       : undefined;
     const cm = this.certManager ? [this.certManager] : [];
-    this.caSecret = new k8s.core.v1.Secret(`${name}-ca`, {
-      ...caSecretMeta(args.caSecretName, args.namespace),
-      stringData: pulumi.secret({
-        "tls.crt": pulumi.output(args.caCertificate),
-        "tls.key": pulumi.output(args.caPrivateKey),
-        "ca.crt": pulumi.output(args.caCertificate),
-      }),
-    }, clusterOptions(this, h, ns));
+    this.caSecret = new k8s.core.v1.Secret(
+      `${name}-ca`,
+      {
+        ...caSecretMeta(args.caSecretName, args.namespace),
+        stringData: pulumi.secret({
+          "tls.crt": pulumi.output(args.caCertificate),
+          "tls.key": pulumi.output(args.caPrivateKey),
+          "ca.crt": pulumi.output(args.caCertificate),
+        }),
+      },
+      clusterOptions(this, h, ns),
+    );
     // cert-manager's webhook must serve before its objects are created: after the release.
-    this.issuer = customResource(`${name}-issuer`, clusterIssuerManifest(args.issuerName, args.caSecretName), clusterOptions(this, h, [this.caSecret, ...cm]));
+    this.issuer = customResource(
+      `${name}-issuer`,
+      clusterIssuerManifest(args.issuerName, args.caSecretName),
+      clusterOptions(this, h, [this.caSecret, ...cm]),
+    );
     this.certificates = {};
     for (const c of args.certificates) {
-      const m = certificateManifest({ irisName: c.name, namespace: c.namespace, issuerName: args.issuerName, secretName: c.secretName, dnsNames: c.dnsNames });
-      this.certificates[`${c.namespace}/${c.name}`] = customResource(`${name}-${c.namespace}-${c.name}-cert`, m, clusterOptions(this, h, [this.issuer, ...cm]));
+      const m = certificateManifest({
+        irisName: c.name,
+        namespace: c.namespace,
+        issuerName: args.issuerName,
+        secretName: c.secretName,
+        dnsNames: c.dnsNames,
+      });
+      this.certificates[`${c.namespace}/${c.name}`] = customResource(
+        `${name}-${c.namespace}-${c.name}-cert`,
+        m,
+        clusterOptions(this, h, [this.issuer, ...cm]),
+      );
     }
     this.registerOutputs({ issuer: args.issuerName });
   }
@@ -151,15 +187,26 @@ export class FleetTls extends pulumi.ComponentResource {
     const installCertManager = args.installCertManager ?? true;
     const certificates = (args.certificates ?? []).map((c) => ({ ...c, namespace: c.namespace ?? "default" }));
     this.secretNames = {};
-    for (const c of certificates) this.secretNames[`${c.namespace}/${c.name}`] = c.secretName ?? irisCertificateName(c.name);
+    for (const c of certificates)
+      this.secretNames[`${c.namespace}/${c.name}`] = c.secretName ?? irisCertificateName(c.name);
     this.members = {};
     for (const m of args.members) {
-      this.members[m.name] = new MemberTls(`${name}-${m.name}`, {
-        member: m, caCertificate: cert, caPrivateKey: key, certificates, installCertManager,
-        certManagerVersion: args.certManagerVersion ?? CERT_MANAGER_CHART_VERSION,
-        namespace: this.namespace, createNamespace: args.createNamespace ?? installCertManager,
-        issuerName: this.issuerName, caSecretName: this.caSecretName,
-      }, { parent: this });
+      this.members[m.name] = new MemberTls(
+        `${name}-${m.name}`,
+        {
+          member: m,
+          caCertificate: cert,
+          caPrivateKey: key,
+          certificates,
+          installCertManager,
+          certManagerVersion: args.certManagerVersion ?? CERT_MANAGER_CHART_VERSION,
+          namespace: this.namespace,
+          createNamespace: args.createNamespace ?? installCertManager,
+          issuerName: this.issuerName,
+          caSecretName: this.caSecretName,
+        },
+        { parent: this },
+      );
     }
     this.registerOutputs({ caCertificate: this.caCertificate, issuerName: this.issuerName });
   }
@@ -167,7 +214,8 @@ export class FleetTls extends pulumi.ComponentResource {
   /** `spec.tls` for an IrisCluster this FleetTls issues a certificate for. */
   tlsSpec(irisName: string, namespace: string, components: readonly TlsComponent[]): Obj {
     const secretName = this.secretNames[`${namespace}/${irisName}`];
-    if (secretName === undefined) throw new Error(`FleetTls: no certificate for IrisCluster ${namespace}/${irisName}; add it to certificates`);
+    if (secretName === undefined)
+      throw new Error(`FleetTls: no certificate for IrisCluster ${namespace}/${irisName}; add it to certificates`);
     return irisTlsSpec(components, secretName);
   }
 }

@@ -9,7 +9,7 @@ type Obj = Record<string, unknown>;
 
 /** The IRIS components IKO can give TLS material (`IrisCluster.spec.tls` keys). */
 export const TLS_COMPONENTS = ["common", "mirror", "webgateway", "superserver", "ecp"] as const;
-export type TlsComponent = typeof TLS_COMPONENTS[number];
+export type TlsComponent = (typeof TLS_COMPONENTS)[number];
 
 /** cert-manager chart version installed when none is given (pinned; the chart's repository is charts.jetstack.io). */
 export const CERT_MANAGER_CHART_VERSION = "v1.19.1";
@@ -18,7 +18,10 @@ export const CERT_MANAGER_NAMESPACE = "cert-manager";
 /** Default name of the CA Secret (in the cert-manager namespace) and of the ClusterIssuer. */
 export const FLEET_CA_NAME = "iko-plus-fleet-ca";
 /** Labels on every object FleetTls creates in a member. */
-export const FLEET_TLS_LABELS: Record<string, string> = { "app.kubernetes.io/managed-by": "iko-plus", "app.kubernetes.io/part-of": "iko-plus-fleet-tls" };
+export const FLEET_TLS_LABELS: Record<string, string> = {
+  "app.kubernetes.io/managed-by": "iko-plus",
+  "app.kubernetes.io/part-of": "iko-plus-fleet-tls",
+};
 
 /**
  * CertManager (`@pulumi/kubernetes-cert-manager`) arguments: the chart version pinned, CRDs
@@ -33,7 +36,10 @@ export function certManagerArgs(o: { version: string; namespace: string }): Cert
 }
 
 /** The CA Secret's metadata and type (its data, the CA, is secret input). */
-export function caSecretMeta(name: string, namespace: string): { metadata: { name: string; namespace: string; labels: Record<string, string> }; type: string } {
+export function caSecretMeta(
+  name: string,
+  namespace: string,
+): { metadata: { name: string; namespace: string; labels: Record<string, string> }; type: string } {
   return { metadata: { name, namespace, labels: { ...FLEET_TLS_LABELS } }, type: "kubernetes.io/tls" };
 }
 
@@ -57,7 +63,13 @@ export function irisCertificateName(irisName: string): string {
  * namespace, and any pod or service under `<name>` in the cluster domain (IKO's per-pod names).
  */
 export function defaultDnsNames(irisName: string, namespace: string): string[] {
-  return [irisName, `${irisName}.${namespace}`, `${irisName}.${namespace}.svc`, `*.${irisName}.${namespace}.svc`, `*.${irisName}.${namespace}.svc.cluster.local`];
+  return [
+    irisName,
+    `${irisName}.${namespace}`,
+    `${irisName}.${namespace}.svc`,
+    `*.${irisName}.${namespace}.svc`,
+    `*.${irisName}.${namespace}.svc.cluster.local`,
+  ];
 }
 
 export interface IrisCertificateOptions {

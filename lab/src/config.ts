@@ -58,11 +58,18 @@ export function labDirFromEnv(): string {
 /** The member names from IKO_LAB_MEMBERS, validated as Karmada cluster names (DNS labels, <= 48). */
 export function membersFromEnv(): string[] {
   const raw = process.env.IKO_LAB_MEMBERS;
-  const names = raw === undefined || raw.trim() === "" ? DEFAULT_MEMBERS : raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const names =
+    raw === undefined || raw.trim() === ""
+      ? DEFAULT_MEMBERS
+      : raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
   const seen = new Set<string>();
   for (const n of names) {
     if (!DNS_LABEL.test(n)) throw new LabError(`IKO_LAB_MEMBERS: "${n}" is not a DNS label of at most 48 characters`);
-    if (n === KARMADA_NAME) throw new LabError(`IKO_LAB_MEMBERS: "${KARMADA_NAME}" is reserved for the Karmada control plane`);
+    if (n === KARMADA_NAME)
+      throw new LabError(`IKO_LAB_MEMBERS: "${KARMADA_NAME}" is reserved for the Karmada control plane`);
     if (seen.has(n)) throw new LabError(`IKO_LAB_MEMBERS: "${n}" is listed twice`);
     seen.add(n);
   }
@@ -73,7 +80,9 @@ export function membersFromEnv(): string[] {
 export function binDirFromEnv(): string {
   if (process.env.IKO_LAB_BIN_DIR) return path.resolve(process.env.IKO_LAB_BIN_DIR);
   try {
-    return execFileSync("bash", [path.join(REPO_ROOT, "lab", "build.sh"), "--print-bin-dir"], { encoding: "utf8" }).trim();
+    return execFileSync("bash", [path.join(REPO_ROOT, "lab", "build.sh"), "--print-bin-dir"], {
+      encoding: "utf8",
+    }).trim();
   } catch {
     const cache = process.env.IKO_LAB_CACHE || path.join(process.env.HOME || "/root", ".cache", "iko-plus-lab");
     return path.join(cache, "current");
@@ -98,7 +107,9 @@ export function binary(binDir: string, name: string): string {
   try {
     fs.accessSync(p, fs.constants.X_OK);
   } catch {
-    throw new LabError(`binary ${name} not found (or not executable) at ${p}: build it with \`bash lab/build.sh ${name}\``);
+    throw new LabError(
+      `binary ${name} not found (or not executable) at ${p}: build it with \`bash lab/build.sh ${name}\``,
+    );
   }
   return p;
 }
@@ -106,6 +117,11 @@ export function binary(binDir: string, name: string): string {
 /** Binaries each part of the lab needs, checked before anything starts. */
 export const MEMBER_BINARIES = ["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"];
 export const KARMADA_BINARIES = [
-  "etcd", "kube-apiserver", "kube-controller-manager",
-  "karmada-aggregated-apiserver", "karmada-webhook", "karmada-controller-manager", "karmada-scheduler",
+  "etcd",
+  "kube-apiserver",
+  "kube-controller-manager",
+  "karmada-aggregated-apiserver",
+  "karmada-webhook",
+  "karmada-controller-manager",
+  "karmada-scheduler",
 ];

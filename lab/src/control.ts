@@ -21,8 +21,13 @@ import { ClusterInfo, LabState, ProcessRecord, StoppedRecord, readLabState, writ
  * (no environment of their own: kwok needs KWOK_WORKDIR, and the environment is never stored).
  */
 export const RESTARTABLE = [
-  "kube-apiserver", "kube-controller-manager", "kube-scheduler",
-  "karmada-controller-manager", "karmada-scheduler", "karmada-webhook", "karmada-aggregated-apiserver",
+  "kube-apiserver",
+  "kube-controller-manager",
+  "kube-scheduler",
+  "karmada-controller-manager",
+  "karmada-scheduler",
+  "karmada-webhook",
+  "karmada-aggregated-apiserver",
 ];
 
 /** "<owner>/<component>" (e.g. "ikoclone/kube-apiserver") split, or a LabError naming the form. */
@@ -52,7 +57,11 @@ function readiness(state: LabState, rec: ProcessRecord): (() => Promise<true | s
   const c = clusterOf(state, rec.owner);
   const pki = path.join(c.dir, "pki");
   if (rec.component === "kube-apiserver") {
-    return http200(`${c.server}/readyz`, { ca: c.caFile, cert: path.join(pki, "admin.crt"), key: path.join(pki, "admin.key") });
+    return http200(`${c.server}/readyz`, {
+      ca: c.caFile,
+      cert: path.join(pki, "admin.crt"),
+      key: path.join(pki, "admin.key"),
+    });
   }
   if (rec.ports.health) return http200(`http://127.0.0.1:${rec.ports.health}/healthz`);
   if (rec.ports.secure) return http200(`https://127.0.0.1:${rec.ports.secure}/healthz`);
@@ -63,12 +72,21 @@ function readiness(state: LabState, rec: ProcessRecord): (() => Promise<true | s
  * Stops `<owner>/<component>` (SIGTERM, SIGKILL after `graceMs`) and records how to start it again.
  * Fails when it is not running or not restartable.
  */
-export async function stopComponent(labDir: string, owner: string, component: string, graceMs = 10000): Promise<StoppedRecord> {
-  if (!RESTARTABLE.includes(component)) throw new LabError(`${component} cannot be stopped and restarted (restartable: ${RESTARTABLE.join(", ")})`);
+export async function stopComponent(
+  labDir: string,
+  owner: string,
+  component: string,
+  graceMs = 10000,
+): Promise<StoppedRecord> {
+  if (!RESTARTABLE.includes(component))
+    throw new LabError(`${component} cannot be stopped and restarted (restartable: ${RESTARTABLE.join(", ")})`);
   const state = readLabState(labDir);
   const rec = findRecord(state, owner, component);
   if (!isAlive(rec)) throw new LabError(`${owner}/${component} (pid ${rec.pid}) is not running`);
-  const argv = fs.readFileSync(`/proc/${rec.pid}/cmdline`, "utf8").split("\0").filter((a) => a.length > 0);
+  const argv = fs
+    .readFileSync(`/proc/${rec.pid}/cmdline`, "utf8")
+    .split("\0")
+    .filter((a) => a.length > 0);
   const left = await stopProcesses([rec], graceMs);
   if (left.length) throw new LabError(`${owner}/${component} (pid ${rec.pid}) did not stop`);
   const stopped: StoppedRecord = { ...rec, argv, stoppedAt: new Date().toISOString() };
@@ -83,10 +101,18 @@ export async function stopComponent(labDir: string, owner: string, component: st
  * waits until it serves again (kube-apiserver /readyz, a health port's /healthz) and returns its
  * new record. Fails when it was not stopped this way.
  */
-export async function startComponent(labDir: string, owner: string, component: string, timeoutMs = 120000): Promise<ProcessRecord> {
+export async function startComponent(
+  labDir: string,
+  owner: string,
+  component: string,
+  timeoutMs = 120000,
+): Promise<ProcessRecord> {
   const state = readLabState(labDir);
   const stopped = (state.stopped ?? []).find((s) => s.owner === owner && s.component === component);
-  if (!stopped) throw new LabError(`${owner}/${component} was not stopped by \`cli.ts stop\` (nothing recorded in ${state.labDir}/state.json)`);
+  if (!stopped)
+    throw new LabError(
+      `${owner}/${component} was not stopped by \`cli.ts stop\` (nothing recorded in ${state.labDir}/state.json)`,
+    );
   const old = findRecord(state, owner, component);
   if (isAlive(old)) throw new LabError(`${owner}/${component} already runs (pid ${old.pid})`);
   const [bin, ...args] = stopped.argv;

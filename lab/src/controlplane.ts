@@ -90,7 +90,13 @@ export interface ApiserverHandle {
 
 /** kube-apiserver on 127.0.0.1 (RBAC, SA issuer/keys, no endpoint reconciler); waits for /readyz. */
 export async function startApiserver(
-  ctx: Ctx, owner: string, dir: string, pki: ClusterPki, etcdUrl: string, extraArgs: string[] = [], port?: number,
+  ctx: Ctx,
+  owner: string,
+  dir: string,
+  pki: ClusterPki,
+  etcdUrl: string,
+  extraArgs: string[] = [],
+  port?: number,
 ): Promise<ApiserverHandle> {
   port = port ?? (await freePort());
   const server = `https://127.0.0.1:${port}`;
@@ -128,7 +134,15 @@ export async function startApiserver(
 }
 
 /** kube-controller-manager with the SA private key and root CA (token Secrets get token + ca.crt). */
-export function startKcm(ctx: Ctx, owner: string, dir: string, pki: ClusterPki, kubeconfig: string, port: number, extraArgs: string[]): ProcessRecord {
+export function startKcm(
+  ctx: Ctx,
+  owner: string,
+  dir: string,
+  pki: ClusterPki,
+  kubeconfig: string,
+  port: number,
+  extraArgs: string[],
+): ProcessRecord {
   const rec = startProcess({
     owner,
     component: "kube-controller-manager",

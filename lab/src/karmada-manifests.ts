@@ -28,13 +28,20 @@ function parseDocs(text: string, source: string): KubeObject[] {
 /** Replaces {{caBundle}} and the in-cluster webhook Service URL with the loopback webhook. */
 function rewriteWebhookText(text: string, webhookBase: string, caBundleB64: string): string {
   return text
-    .split("{{caBundle}}").join(caBundleB64)
-    .split("https://karmada-webhook.karmada-system.svc:443").join(webhookBase)
-    .split("https://{{name}}.{{namespace}}.svc:443").join(webhookBase);
+    .split("{{caBundle}}")
+    .join(caBundleB64)
+    .split("https://karmada-webhook.karmada-system.svc:443")
+    .join(webhookBase)
+    .split("https://{{name}}.{{namespace}}.svc:443")
+    .join(webhookBase);
 }
 
 export function namespaces(): KubeObject[] {
-  return ["karmada-system", "karmada-cluster"].map((name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } }));
+  return ["karmada-system", "karmada-cluster"].map((name) => ({
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name },
+  }));
 }
 
 /**
@@ -49,9 +56,13 @@ export function crds(webhookBase: string, caBundleB64: string): KubeObject[] {
     patchesStrategicMerge?: string[];
   };
   const objs = (kustomization.resources ?? []).flatMap((rel) =>
-    parseDocs(fs.readFileSync(path.join(crdDir, rel), "utf8"), rel));
+    parseDocs(fs.readFileSync(path.join(crdDir, rel), "utf8"), rel),
+  );
   if (objs.length === 0) throw new LabError(`no CRDs found via ${path.join(crdDir, "kustomization.yaml")}`);
-  const patchFiles = [...(kustomization.patches ?? []).map((p) => p.path), ...(kustomization.patchesStrategicMerge ?? [])];
+  const patchFiles = [
+    ...(kustomization.patches ?? []).map((p) => p.path),
+    ...(kustomization.patchesStrategicMerge ?? []),
+  ];
   for (const rel of patchFiles) {
     const text = rewriteWebhookText(fs.readFileSync(path.join(crdDir, rel), "utf8"), webhookBase, caBundleB64);
     for (const patch of parseDocs(text, rel)) {
@@ -62,7 +73,8 @@ export function crds(webhookBase: string, caBundleB64: string): KubeObject[] {
     }
   }
   for (const o of objs) {
-    if (JSON.stringify(o).includes("{{")) throw new LabError(`CRD ${o.metadata.name} still holds a template placeholder`);
+    if (JSON.stringify(o).includes("{{"))
+      throw new LabError(`CRD ${o.metadata.name} still holds a template placeholder`);
   }
   return objs;
 }
@@ -73,7 +85,8 @@ export function webhookConfigurations(webhookBase: string, caBundleB64: string):
   const objs = parseDocs(rewriteWebhookText(fs.readFileSync(file, "utf8"), webhookBase, caBundleB64), file);
   for (const o of objs) {
     const text = JSON.stringify(o);
-    if (text.includes("{{") || text.includes(".svc")) throw new LabError(`${file}: ${o.kind} ${o.metadata.name} was not fully rewritten`);
+    if (text.includes("{{") || text.includes(".svc"))
+      throw new LabError(`${file}: ${o.kind} ${o.metadata.name} was not fully rewritten`);
   }
   return objs;
 }

@@ -8,15 +8,28 @@ import * as fs from "fs";
 import * as path from "path";
 import { KARMADA_NAME } from "./config";
 import { Ctx, clusterPki, startApiserver, startEtcd, startKcm, waitHealthz } from "./controlplane";
-import { AGGREGATED_SERVER_NAME, aggregatedApiRegistration, crds, namespaces, webhookConfigurations } from "./karmada-manifests";
+import {
+  AGGREGATED_SERVER_NAME,
+  aggregatedApiRegistration,
+  crds,
+  namespaces,
+  webhookConfigurations,
+} from "./karmada-manifests";
 import { KubeClient, hasCondition, writeKubeconfig } from "./kube";
 import { makeCert } from "./pki";
 import { freePort, http200, startProcess, waitFor } from "./proc";
 import { KarmadaInfo } from "./state";
 
 const KCM_CONTROLLERS = [
-  "namespace", "garbagecollector", "serviceaccount-token", "ttl-after-finished", "bootstrapsigner",
-  "tokencleaner", "csrcleaner", "csrsigning", "clusterrole-aggregation",
+  "namespace",
+  "garbagecollector",
+  "serviceaccount-token",
+  "ttl-after-finished",
+  "bootstrapsigner",
+  "tokencleaner",
+  "csrcleaner",
+  "csrsigning",
+  "clusterrole-aggregation",
 ];
 
 export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
@@ -28,7 +41,11 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
   fs.mkdirSync(path.join(dir, "logs"), { recursive: true });
 
   // One CA signs everything (deploy-karmada.sh does the same), front-proxy client included.
-  const pki = await clusterPki(name, pkiDir, ["karmada-apiserver", "karmada-apiserver.karmada-system.svc", "karmada-apiserver.karmada-system.svc.cluster.local"]);
+  const pki = await clusterPki(name, pkiDir, [
+    "karmada-apiserver",
+    "karmada-apiserver.karmada-system.svc",
+    "karmada-apiserver.karmada-system.svc.cluster.local",
+  ]);
   const webhookDir = path.join(pkiDir, "webhook");
   const [frontProxy, aggregated] = await Promise.all([
     makeCert(pki.ca, pkiDir, "front-proxy-client", { cn: "front-proxy-client" }),
@@ -37,13 +54,20 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
       dns: [AGGREGATED_SERVER_NAME, `${AGGREGATED_SERVER_NAME}.cluster.local`, "localhost"],
       ips: ["127.0.0.1"],
     }),
-    makeCert(pki.ca, webhookDir, "tls", { cn: "karmada-webhook", dns: ["localhost", "karmada-webhook.karmada-system.svc"], ips: ["127.0.0.1"] }),
+    makeCert(pki.ca, webhookDir, "tls", {
+      cn: "karmada-webhook",
+      dns: ["localhost", "karmada-webhook.karmada-system.svc"],
+      ips: ["127.0.0.1"],
+    }),
   ]);
   const caB64 = fs.readFileSync(pki.ca.crt).toString("base64");
 
   const ports = {
-    webhook: await freePort(), aggregated: await freePort(), kcm: await freePort(),
-    controllerHealth: await freePort(), schedulerHealth: await freePort(),
+    webhook: await freePort(),
+    aggregated: await freePort(),
+    kcm: await freePort(),
+    controllerHealth: await freePort(),
+    schedulerHealth: await freePort(),
   };
   const webhookBase = `https://127.0.0.1:${ports.webhook}`;
   const kubeconfigPath = path.join(dir, "kubeconfig");
@@ -61,7 +85,13 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
     "--requestheader-username-headers=X-Remote-User",
     "--tls-min-version=VersionTLS13",
   ]);
-  writeKubeconfig(kubeconfigPath, { name, server: api.server, caFile: pki.ca.crt, certFile: pki.admin.crt, keyFile: pki.admin.key });
+  writeKubeconfig(kubeconfigPath, {
+    name,
+    server: api.server,
+    caFile: pki.ca.crt,
+    certFile: pki.admin.crt,
+    keyFile: pki.admin.key,
+  });
   ctx.log(`karmada: karmada-apiserver ready at ${api.server} (${since()})`);
 
   const client = new KubeClient(name, { server: api.server, ca: pki.ca.crt, cert: pki.admin.crt, key: pki.admin.key });
@@ -78,7 +108,9 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
     });
     ctx.log(`karmada: ${crdObjs.length} CRDs established (${since()})`);
 
-    const kcm = startKcm(ctx, name, dir, pki, kubeconfigPath, ports.kcm, [`--controllers=${KCM_CONTROLLERS.join(",")}`]);
+    const kcm = startKcm(ctx, name, dir, pki, kubeconfigPath, ports.kcm, [
+      `--controllers=${KCM_CONTROLLERS.join(",")}`,
+    ]);
     const agg = startProcess({
       owner: name,
       component: "karmada-aggregated-apiserver",
@@ -118,22 +150,41 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
     });
     ctx.record(webhook);
 
-    await waitFor(`karmada-webhook ${webhookBase}/readyz/`, webhook, ctx.cfg.timeoutMs, http200(`${webhookBase}/readyz/`, { ca: pki.ca.crt }), 500);
+    await waitFor(
+      `karmada-webhook ${webhookBase}/readyz/`,
+      webhook,
+      ctx.cfg.timeoutMs,
+      http200(`${webhookBase}/readyz/`, { ca: pki.ca.crt }),
+      500,
+    );
     await client.applyAll(webhookConfigurations(webhookBase, caB64));
-    await waitFor(`karmada-aggregated-apiserver https://127.0.0.1:${ports.aggregated}/readyz`, agg, ctx.cfg.timeoutMs,
-      http200(`https://127.0.0.1:${ports.aggregated}/readyz`, { ca: pki.ca.crt }), 500);
+    await waitFor(
+      `karmada-aggregated-apiserver https://127.0.0.1:${ports.aggregated}/readyz`,
+      agg,
+      ctx.cfg.timeoutMs,
+      http200(`https://127.0.0.1:${ports.aggregated}/readyz`, { ca: pki.ca.crt }),
+      500,
+    );
     await client.applyAll(aggregatedApiRegistration(ports.aggregated, caB64));
-    await waitFor("APIService v1alpha1.cluster.karmada.io Available", agg, ctx.cfg.timeoutMs, async () => {
-      const s = await client.getJson("/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.cluster.karmada.io");
-      if (!hasCondition(s, "Available")) {
-        const c = (s as { status?: { conditions?: { message?: string }[] } } | undefined)?.status?.conditions?.[0];
-        return `not Available: ${c?.message ?? "no status yet"}`;
-      }
-      const list = await client.request("GET", "/apis/cluster.karmada.io/v1alpha1/clusters");
-      return list.status === 200 ? true : `GET clusters: HTTP ${list.status}`;
-    }, 500);
+    await waitFor(
+      "APIService v1alpha1.cluster.karmada.io Available",
+      agg,
+      ctx.cfg.timeoutMs,
+      async () => {
+        const s = await client.getJson("/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.cluster.karmada.io");
+        if (!hasCondition(s, "Available")) {
+          const c = (s as { status?: { conditions?: { message?: string }[] } } | undefined)?.status?.conditions?.[0];
+          return `not Available: ${c?.message ?? "no status yet"}`;
+        }
+        const list = await client.request("GET", "/apis/cluster.karmada.io/v1alpha1/clusters");
+        return list.status === 200 ? true : `GET clusters: HTTP ${list.status}`;
+      },
+      500,
+    );
     await waitHealthz(ctx, kcm, `https://127.0.0.1:${ports.kcm}/healthz`);
-    ctx.log(`karmada: webhook, aggregated apiserver (cluster.karmada.io) and kube-controller-manager ready (${since()})`);
+    ctx.log(
+      `karmada: webhook, aggregated apiserver (cluster.karmada.io) and kube-controller-manager ready (${since()})`,
+    );
 
     const cm = startProcess({
       owner: name,
@@ -173,13 +224,32 @@ export async function startKarmada(ctx: Ctx): Promise<KarmadaInfo> {
     });
     ctx.record(sched);
     await Promise.all([
-      waitFor("karmada-controller-manager /healthz", cm, ctx.cfg.timeoutMs, http200(`http://127.0.0.1:${ports.controllerHealth}/healthz`), 500),
-      waitFor("karmada-scheduler /healthz", sched, ctx.cfg.timeoutMs, http200(`http://127.0.0.1:${ports.schedulerHealth}/healthz`), 500),
+      waitFor(
+        "karmada-controller-manager /healthz",
+        cm,
+        ctx.cfg.timeoutMs,
+        http200(`http://127.0.0.1:${ports.controllerHealth}/healthz`),
+        500,
+      ),
+      waitFor(
+        "karmada-scheduler /healthz",
+        sched,
+        ctx.cfg.timeoutMs,
+        http200(`http://127.0.0.1:${ports.schedulerHealth}/healthz`),
+        500,
+      ),
     ]);
     ctx.log(`karmada: controller-manager and scheduler ready (${since()})`);
     return {
-      name, dir, kubeconfigPath, server: api.server, context: name, caFile: pki.ca.crt, etcd: etcd.url,
-      aggregatedApiserver: `https://127.0.0.1:${ports.aggregated}`, webhook: webhookBase,
+      name,
+      dir,
+      kubeconfigPath,
+      server: api.server,
+      context: name,
+      caFile: pki.ca.crt,
+      etcd: etcd.url,
+      aggregatedApiserver: `https://127.0.0.1:${ports.aggregated}`,
+      webhook: webhookBase,
     };
   } finally {
     client.close();

@@ -43,7 +43,10 @@ export interface Response {
 export class KubeClient {
   private readonly agent: https.Agent;
 
-  constructor(readonly name: string, private readonly files: ClientFiles) {
+  constructor(
+    readonly name: string,
+    private readonly files: ClientFiles,
+  ) {
     this.agent = new https.Agent({
       ca: fs.readFileSync(files.ca),
       cert: fs.readFileSync(files.cert),
@@ -53,19 +56,29 @@ export class KubeClient {
     });
   }
 
-  request(method: string, path: string, body?: string, contentType = "application/json", timeoutMs = 15000): Promise<Response> {
+  request(
+    method: string,
+    path: string,
+    body?: string,
+    contentType = "application/json",
+    timeoutMs = 15000,
+  ): Promise<Response> {
     return new Promise((resolve, reject) => {
-      const req = https.request(new URL(path, this.files.server), {
-        method,
-        agent: this.agent,
-        timeout: timeoutMs,
-        headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": contentType } : {}) },
-      }, (res) => {
-        let data = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (data += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: data }));
-      });
+      const req = https.request(
+        new URL(path, this.files.server),
+        {
+          method,
+          agent: this.agent,
+          timeout: timeoutMs,
+          headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": contentType } : {}) },
+        },
+        (res) => {
+          let data = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (data += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: data }));
+        },
+      );
       req.on("timeout", () => req.destroy(new Error(`${method} ${path}: timeout after ${timeoutMs} ms`)));
       req.on("error", reject);
       if (body !== undefined) req.write(body);
@@ -132,7 +145,8 @@ export function objectPath(obj: KubeObject): string {
 
 /** True when an object's status.conditions has `type` with status "True". */
 export function hasCondition(obj: unknown, type: string): boolean {
-  const conds = (obj as { status?: { conditions?: { type: string; status: string }[] } } | undefined)?.status?.conditions;
+  const conds = (obj as { status?: { conditions?: { type: string; status: string }[] } } | undefined)?.status
+    ?.conditions;
   return Boolean(conds?.some((c) => c.type === type && c.status === "True"));
 }
 
@@ -151,7 +165,12 @@ export function writeKubeconfig(file: string, spec: KubeconfigSpec): void {
     apiVersion: "v1",
     kind: "Config",
     clusters: [{ name: spec.name, cluster: { server: spec.server, "certificate-authority-data": b64(spec.caFile) } }],
-    users: [{ name: spec.name, user: { "client-certificate-data": b64(spec.certFile), "client-key-data": b64(spec.keyFile) } }],
+    users: [
+      {
+        name: spec.name,
+        user: { "client-certificate-data": b64(spec.certFile), "client-key-data": b64(spec.keyFile) },
+      },
+    ],
     contexts: [{ name: spec.name, context: { cluster: spec.name, user: spec.name } }],
     "current-context": spec.name,
     preferences: {},

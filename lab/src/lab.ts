@@ -60,8 +60,10 @@ export async function up(cfg: LabConfig, log: (msg: string) => void): Promise<La
   if (old) {
     const alive = old.processes.filter(isAlive);
     if (alive.length) {
-      throw new LabError(`a lab is already ${old.status} at ${cfg.labDir} (${alive.length} of its processes alive): ` +
-        "run `npm run lab:down` first (or set IKO_LAB_DIR to another folder)");
+      throw new LabError(
+        `a lab is already ${old.status} at ${cfg.labDir} (${alive.length} of its processes alive): ` +
+          "run `npm run lab:down` first (or set IKO_LAB_DIR to another folder)",
+      );
     }
     log(`removing a stale lab folder (${old.status}, no live processes): ${cfg.labDir}`);
   }
@@ -70,8 +72,13 @@ export async function up(cfg: LabConfig, log: (msg: string) => void): Promise<La
   fs.writeFileSync(path.join(cfg.labDir, MARKER), "iko-plus fleet lab; `npm run lab:down` removes this folder\n");
 
   const state: LabState = {
-    version: 1, labDir: cfg.labDir, binDir: cfg.binDir, status: "starting", startedAt: new Date().toISOString(),
-    members: [], processes: [],
+    version: 1,
+    labDir: cfg.labDir,
+    binDir: cfg.binDir,
+    status: "starting",
+    startedAt: new Date().toISOString(),
+    members: [],
+    processes: [],
   };
   writeLabState(state);
   let aborted = false;
@@ -127,9 +134,11 @@ export async function up(cfg: LabConfig, log: (msg: string) => void): Promise<La
     writeLabState(state);
     const tail = left.length ? `; could not stop pids ${left.map((r) => r.pid).join(", ")}` : "";
     const why = interruptedBy ? `interrupted by ${interruptedBy}` : (e as Error).message;
-    throw new LabError(`lab up failed after ${elapsed(t0)}: ${why}\n` +
-      `stopped the ${state.processes.length} processes it had started${tail}; logs kept under ${cfg.labDir} ` +
-      "(`npm run lab:down` removes them)");
+    throw new LabError(
+      `lab up failed after ${elapsed(t0)}: ${why}\n` +
+        `stopped the ${state.processes.length} processes it had started${tail}; logs kept under ${cfg.labDir} ` +
+        "(`npm run lab:down` removes them)",
+    );
   } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
@@ -157,7 +166,9 @@ export async function down(labDir: string): Promise<DownResult> {
   const alive = state.processes.filter(isAlive);
   const left = await stopProcesses(alive, 15000);
   if (left.length) {
-    throw new LabError(`could not stop: ${left.map((r) => `${r.owner}/${r.component} pid ${r.pid}`).join(", ")}; lab folder kept`);
+    throw new LabError(
+      `could not stop: ${left.map((r) => `${r.owner}/${r.component} pid ${r.pid}`).join(", ")}; lab folder kept`,
+    );
   }
   wipe(labDir);
   return { stopped: alive.length, seconds: (Date.now() - t0) / 1000, found: true };
@@ -189,16 +200,23 @@ export async function status(labDir: string): Promise<LabStatus> {
   });
   const readiness: Record<string, string> = {};
   const clusters = [...state.members, ...(state.karmada ? [state.karmada] : [])];
-  await Promise.all(clusters.map(async (c) => {
-    const pki = path.join(c.dir, "pki");
-    try {
-      const r = await httpGet(`${c.server}/readyz`, { ca: c.caFile, cert: path.join(pki, "admin.crt"), key: path.join(pki, "admin.key") });
-      readiness[c.name] = r.status === 200 ? "ok" : `HTTP ${r.status}`;
-    } catch (e) {
-      readiness[c.name] = (e as Error).message;
-    }
-  }));
+  await Promise.all(
+    clusters.map(async (c) => {
+      const pki = path.join(c.dir, "pki");
+      try {
+        const r = await httpGet(`${c.server}/readyz`, {
+          ca: c.caFile,
+          cert: path.join(pki, "admin.crt"),
+          key: path.join(pki, "admin.key"),
+        });
+        readiness[c.name] = r.status === 200 ? "ok" : `HTTP ${r.status}`;
+      } catch (e) {
+        readiness[c.name] = (e as Error).message;
+      }
+    }),
+  );
   const totalRssMiB = rows.reduce((s, r) => s + r.rssMiB, 0);
-  const healthy = state.status === "running" && rows.every((r) => r.alive) && Object.values(readiness).every((v) => v === "ok");
+  const healthy =
+    state.status === "running" && rows.every((r) => r.alive) && Object.values(readiness).every((v) => v === "ok");
   return { state, rows, totalRssMiB, readiness, healthy };
 }

@@ -59,7 +59,13 @@ export async function startMember(ctx: Ctx, name: string): Promise<MemberInfo> {
 
   const etcd = await startEtcd(ctx, name, dir);
   const api = await startApiserver(ctx, name, dir, pki, etcd.url, ["--service-cluster-ip-range=10.96.0.0/16"]);
-  writeKubeconfig(kubeconfigPath, { name, server: api.server, caFile: pki.ca.crt, certFile: pki.admin.crt, keyFile: pki.admin.key });
+  writeKubeconfig(kubeconfigPath, {
+    name,
+    server: api.server,
+    caFile: pki.ca.crt,
+    certFile: pki.admin.crt,
+    keyFile: pki.admin.key,
+  });
   ctx.log(`${name}: kube-apiserver ready at ${api.server} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
 
   const [kcmPort, schedPort] = [await freePort(), await freePort()];
@@ -124,7 +130,8 @@ export async function startMember(ctx: Ctx, name: string): Promise<MemberInfo> {
     }
     // KCM's serviceaccount controller creates "default" ServiceAccounts; Pods need them.
     await waitFor("ServiceAccount default/default (kube-controller-manager)", kcm, ctx.cfg.timeoutMs, async () =>
-      (await client.getJson("/api/v1/namespaces/default/serviceaccounts/default")) ? true : "not created yet");
+      (await client.getJson("/api/v1/namespaces/default/serviceaccounts/default")) ? true : "not created yet",
+    );
     ctx.log(`${name}: ready (${nodes.length} kwok node(s), ${((Date.now() - t0) / 1000).toFixed(1)}s)`);
     return { name, dir, kubeconfigPath, server: api.server, context: name, caFile: pki.ca.crt, etcd: etcd.url, nodes };
   } finally {

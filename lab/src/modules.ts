@@ -54,10 +54,13 @@ export function moduleDir(group: string, module: string): string {
       });
       dir = (JSON.parse(info) as { Dir?: string }).Dir ?? "";
     } catch (e) {
-      throw new LabError(`cannot locate ${module} (lab/tools/${group}): ${(e as Error).message.split("\n")[0]}; run \`bash lab/build.sh\` first`);
+      throw new LabError(
+        `cannot locate ${module} (lab/tools/${group}): ${(e as Error).message.split("\n")[0]}; run \`bash lab/build.sh\` first`,
+      );
     }
   }
-  if (!dir || !fs.existsSync(dir)) throw new LabError(`cannot locate ${module} ${version ?? ""} in the Go module cache; run \`bash lab/build.sh\``);
+  if (!dir || !fs.existsSync(dir))
+    throw new LabError(`cannot locate ${module} ${version ?? ""} in the Go module cache; run \`bash lab/build.sh\``);
   cache.set(key, dir);
   return dir;
 }

@@ -33,7 +33,9 @@ export function requireOpenssl(): void {
   try {
     fs.accessSync(OPENSSL, fs.constants.X_OK);
   } catch {
-    throw new LabError(`openssl not found at ${OPENSSL}: install it with \`apt-get install openssl\` (or set IKO_LAB_OPENSSL)`);
+    throw new LabError(
+      `openssl not found at ${OPENSSL}: install it with \`apt-get install openssl\` (or set IKO_LAB_OPENSSL)`,
+    );
   }
 }
 
@@ -53,7 +55,9 @@ async function openssl(args: string[], what: string): Promise<void> {
   } catch (e) {
     const err = e as { stderr?: string; message: string };
     // openssl's stderr names files and options, never key material.
-    throw new LabError(`openssl failed for ${what}: ${(err.stderr || err.message).trim().split("\n").slice(-3).join(" | ")}`);
+    throw new LabError(
+      `openssl failed for ${what}: ${(err.stderr || err.message).trim().split("\n").slice(-3).join(" | ")}`,
+    );
   }
 }
 
@@ -65,7 +69,11 @@ function subject(spec: CertSpec): string {
 function extConfig(file: string, ca: boolean, spec?: CertSpec): void {
   const lines = ["[req]", "distinguished_name = dn", "prompt = no", "[dn]", "[ext]"];
   if (ca) {
-    lines.push("basicConstraints = critical, CA:TRUE", "keyUsage = critical, keyCertSign, cRLSign, digitalSignature", "subjectKeyIdentifier = hash");
+    lines.push(
+      "basicConstraints = critical, CA:TRUE",
+      "keyUsage = critical, keyCertSign, cRLSign, digitalSignature",
+      "subjectKeyIdentifier = hash",
+    );
   } else {
     lines.push(
       "basicConstraints = critical, CA:FALSE",
@@ -87,8 +95,27 @@ export async function makeCa(dir: string, base: string, cn: string): Promise<Cer
   const cnf = path.join(dir, `${base}.cnf`);
   await writeRsaKey(files.key);
   extConfig(cnf, true);
-  await openssl(["req", "-x509", "-new", "-sha256", "-days", DAYS, "-key", files.key, "-subj", `/CN=${cn}`,
-    "-config", cnf, "-extensions", "ext", "-out", files.crt], `CA ${cn}`);
+  await openssl(
+    [
+      "req",
+      "-x509",
+      "-new",
+      "-sha256",
+      "-days",
+      DAYS,
+      "-key",
+      files.key,
+      "-subj",
+      `/CN=${cn}`,
+      "-config",
+      cnf,
+      "-extensions",
+      "ext",
+      "-out",
+      files.crt,
+    ],
+    `CA ${cn}`,
+  );
   fs.rmSync(cnf);
   return files;
 }
@@ -100,9 +127,33 @@ export async function makeCert(ca: CertFiles, dir: string, base: string, spec: C
   const cnf = path.join(dir, `${base}.cnf`);
   await writeRsaKey(files.key);
   extConfig(cnf, false, spec);
-  await openssl(["req", "-x509", "-new", "-sha256", "-days", DAYS, "-key", files.key, "-subj", subject(spec),
-    "-CA", ca.crt, "-CAkey", ca.key, "-set_serial", `0x${crypto.randomBytes(12).toString("hex")}`,
-    "-config", cnf, "-extensions", "ext", "-out", files.crt], `certificate ${base} (CN=${spec.cn})`);
+  await openssl(
+    [
+      "req",
+      "-x509",
+      "-new",
+      "-sha256",
+      "-days",
+      DAYS,
+      "-key",
+      files.key,
+      "-subj",
+      subject(spec),
+      "-CA",
+      ca.crt,
+      "-CAkey",
+      ca.key,
+      "-set_serial",
+      `0x${crypto.randomBytes(12).toString("hex")}`,
+      "-config",
+      cnf,
+      "-extensions",
+      "ext",
+      "-out",
+      files.crt,
+    ],
+    `certificate ${base} (CN=${spec.cn})`,
+  );
   fs.rmSync(cnf);
   return files;
 }
@@ -116,4 +167,9 @@ export async function makeServiceAccountKeys(dir: string): Promise<{ key: string
 }
 
 /** DNS names of the in-cluster `kubernetes` Service, for apiserver serving certificates. */
-export const KUBERNETES_SVC_NAMES = ["kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"];
+export const KUBERNETES_SVC_NAMES = [
+  "kubernetes",
+  "kubernetes.default",
+  "kubernetes.default.svc",
+  "kubernetes.default.svc.cluster.local",
+];

@@ -114,15 +114,23 @@ export function startProcess(spec: StartSpec): ProcessRecord {
 /** The last `n` lines of a log file, indented, for error messages. */
 export function tailLog(file: string, n = 15): string {
   try {
-    const lines = fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
-    return lines.slice(-n).map((l) => `    ${l.length > 400 ? l.slice(0, 400) + "…" : l}`).join("\n");
+    const lines = fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    return lines
+      .slice(-n)
+      .map((l) => `    ${l.length > 400 ? l.slice(0, 400) + "…" : l}`)
+      .join("\n");
   } catch {
     return "    (no log)";
   }
 }
 
 function describe(rec: ProcessRecord): string {
-  const ports = Object.entries(rec.ports).map(([k, v]) => `${k} ${v}`).join(", ");
+  const ports = Object.entries(rec.ports)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
   return `${rec.owner}/${rec.component} (pid ${rec.pid}${ports ? `, port ${ports}` : ""})`;
 }
 
@@ -165,7 +173,9 @@ export async function waitFor(
     if (rec) {
       const death = deathOf(rec);
       if (death) {
-        throw new LabError(`${describe(rec)} ${death} while waiting for ${what}\n  log ${rec.logFile}:\n${tailLog(rec.logFile)}`);
+        throw new LabError(
+          `${describe(rec)} ${death} while waiting for ${what}\n  log ${rec.logFile}:\n${tailLog(rec.logFile)}`,
+        );
       }
     }
     try {
@@ -178,7 +188,9 @@ export async function waitFor(
     if (Date.now() > deadline) {
       const who = rec ? `${describe(rec)}: ` : "";
       const log = rec ? `\n  log ${rec.logFile}:\n${tailLog(rec.logFile)}` : "";
-      throw new LabError(`${who}timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${what} (last: ${last})${log}`);
+      throw new LabError(
+        `${who}timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${what} (last: ${last})${log}`,
+      );
     }
     await sleep(intervalMs);
   }

@@ -99,7 +99,9 @@ export function readLabState(labDir: string = labDirFromEnv()): LabState {
   const state = tryReadLabState(labDir);
   if (!state) throw new LabError(`no lab at ${labDir} (no state.json): start one with \`npm run lab:up\``);
   if (state.status !== "running") {
-    throw new LabError(`the lab at ${labDir} is "${state.status}", not running: \`npm run lab:down\`, then \`npm run lab:up\``);
+    throw new LabError(
+      `the lab at ${labDir} is "${state.status}", not running: \`npm run lab:down\`, then \`npm run lab:up\``,
+    );
   }
   return state;
 }
@@ -107,7 +109,8 @@ export function readLabState(labDir: string = labDirFromEnv()): LabState {
 /** A member of the running lab by name. */
 export function labMember(state: LabState, name: string): MemberInfo {
   const m = state.members.find((x) => x.name === name);
-  if (!m) throw new LabError(`the lab has no member "${name}" (members: ${state.members.map((x) => x.name).join(", ")})`);
+  if (!m)
+    throw new LabError(`the lab has no member "${name}" (members: ${state.members.map((x) => x.name).join(", ")})`);
   return m;
 }
 

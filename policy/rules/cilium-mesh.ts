@@ -21,7 +21,11 @@ export function isCiliumChart(chart: string): boolean {
 }
 
 /** A mesh member as a Cilium release declares it. */
-interface ReleaseMember { r: PolicyResource; name: string; clusterId: number }
+interface ReleaseMember {
+  r: PolicyResource;
+  name: string;
+  clusterId: number;
+}
 
 /** The Cilium releases that join a ClusterMesh, with their cluster name and id (when known). */
 export function meshReleases(resources: PolicyResource[]): ReleaseMember[] {
@@ -43,10 +47,15 @@ export function meshReleases(resources: PolicyResource[]): ReleaseMember[] {
 export function duplicateMeshClusters(resources: PolicyResource[]): StackFinding[] {
   const members = meshReleases(resources);
   const refs = members.map((m) => `${describe(m.r)} (cluster ${JSON.stringify(m.name)})`);
-  return checkClusterMeshMembers(members.map((m, i) => ({ ref: refs[i], name: m.name, clusterId: m.clusterId }))).map(([field, value, problem]) => {
-    const dot = field.lastIndexOf(".");
-    const i = refs.indexOf(field.slice(0, dot));
-    const key = field.slice(dot + 1) === "clusterId" ? "id" : "name";
-    return { urn: members[i].r.urn, message: `${refs[i]} joins a Cilium ClusterMesh with values.cluster.${key} ${JSON.stringify(value)}, which ${problem}` };
-  });
+  return checkClusterMeshMembers(members.map((m, i) => ({ ref: refs[i], name: m.name, clusterId: m.clusterId }))).map(
+    ([field, value, problem]) => {
+      const dot = field.lastIndexOf(".");
+      const i = refs.indexOf(field.slice(0, dot));
+      const key = field.slice(dot + 1) === "clusterId" ? "id" : "name";
+      return {
+        urn: members[i].r.urn,
+        message: `${refs[i]} joins a Cilium ClusterMesh with values.cluster.${key} ${JSON.stringify(value)}, which ${problem}`,
+      };
+    },
+  );
 }

@@ -46,7 +46,11 @@ export function hasJwt(text: string): boolean {
 
 /** Whether a field name says it holds a credential: `token`, `kubeconfig`, `key`, or a name ending so. */
 export function isCredentialKey(key: string): boolean {
-  return /^(token|kubeconfig|key)$/i.test(key) || /[-_.](token|kubeconfig|key)$/i.test(key) || /[a-z0-9](Token|Kubeconfig|Key)$/.test(key);
+  return (
+    /^(token|kubeconfig|key)$/i.test(key) ||
+    /[-_.](token|kubeconfig|key)$/i.test(key) ||
+    /[a-z0-9](Token|Kubeconfig|Key)$/.test(key)
+  );
 }
 
 /** A one-line absolute, home or relative file path (a provider's `kubeconfig` may be a path). */
@@ -68,7 +72,9 @@ export function credentialIn(text: string): CredentialKind | undefined {
  */
 function judgedByName(type: string, leaf: Leaf): boolean {
   if (type.startsWith("pulumi:providers:")) return !/[.[]/.test(leaf.path);
-  return /^kubernetes:core\/v1:(Secret|ConfigMap)(Patch)?$/.test(type) && /^(data|stringData|binaryData)[.[]/.test(leaf.path);
+  return (
+    /^kubernetes:core\/v1:(Secret|ConfigMap)(Patch)?$/.test(type) && /^(data|stringData|binaryData)[.[]/.test(leaf.path)
+  );
 }
 
 const KIND_TEXT: Record<CredentialKind, string> = {
@@ -79,9 +85,11 @@ const KIND_TEXT: Record<CredentialKind, string> = {
 };
 
 function finding(r: PolicyResource, leaf: Leaf & { value: string }, kind: CredentialKind): string {
-  return `${describe(r)}: input ${leaf.path} holds ${KIND_TEXT[kind]} in plain text, ${mask(leaf.value)}; ` +
+  return (
+    `${describe(r)}: input ${leaf.path} holds ${KIND_TEXT[kind]} in plain text, ${mask(leaf.value)}; ` +
     "make it a secret: wrap the value in pulumi.secret() (or read it with config.requireSecret), " +
-    "or keep it in a Kubernetes Secret";
+    "or keep it in a Kubernetes Secret"
+  );
 }
 
 /** Findings of `no-plain-credentials` for one resource's inputs (one per offending input). */
@@ -90,7 +98,11 @@ export function plainCredentials(r: PolicyResource): string[] {
   for (const leaf of leaves(r.props)) {
     if (leaf.secret || typeof leaf.value !== "string" || leaf.value === "") continue;
     const text = leaf as Leaf & { value: string };
-    const kind = credentialIn(text.value) ?? (judgedByName(r.type, leaf) && isCredentialKey(leaf.key) && !isFilePath(text.value) ? "credential field" : undefined);
+    const kind =
+      credentialIn(text.value) ??
+      (judgedByName(r.type, leaf) && isCredentialKey(leaf.key) && !isFilePath(text.value)
+        ? "credential field"
+        : undefined);
     if (kind) out.push(finding(r, text, kind));
   }
   return out;

@@ -25,7 +25,9 @@ export function unprotectedProductionGke(r: PolicyResource, tags: ReadonlyMap<st
   const dp = reveal(r.props.deletionProtection);
   if (dp === undefined || dp === UNKNOWN || dp === true) return [];
   const cluster = stringAt(r.props, "name") ?? r.name;
-  return [`${describe(r)} (GKE cluster ${JSON.stringify(cluster)}): input deletionProtection is ${JSON.stringify(dp)} in a production stack ` +
-    `(stack tag ${ENVIRONMENT_TAG}=production); set deletionProtection to true (config clusters[].gke.deletionProtection: true), ` +
-    `or remove the tag if this stack is not production`];
+  return [
+    `${describe(r)} (GKE cluster ${JSON.stringify(cluster)}): input deletionProtection is ${JSON.stringify(dp)} in a production stack ` +
+      `(stack tag ${ENVIRONMENT_TAG}=production); set deletionProtection to true (config clusters[].gke.deletionProtection: true), ` +
+      `or remove the tag if this stack is not production`,
+  ];
 }

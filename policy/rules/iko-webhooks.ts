@@ -42,7 +42,9 @@ export function remoteIkoWebhooks(r: PolicyResource): string[] {
   }
   if (on.length === 0) return [];
   const release = stringAt(r.props, "name") ?? r.name;
-  return [`${describe(r)} (Helm release ${JSON.stringify(release)}, chart ${JSON.stringify(chart)}) runs IKO in remote mode (it has a postrender) ` +
-    `with admission webhooks on: ${on.join("; ")}; set values.apiserver.enableMutatingWebhook and ` +
-    "values.apiserver.enableValidatingWebhook to false (IkoHomeOperator does so in remote mode; do not turn them on through iko.values)"];
+  return [
+    `${describe(r)} (Helm release ${JSON.stringify(release)}, chart ${JSON.stringify(chart)}) runs IKO in remote mode (it has a postrender) ` +
+      `with admission webhooks on: ${on.join("; ")}; set values.apiserver.enableMutatingWebhook and ` +
+      "values.apiserver.enableValidatingWebhook to false (IkoHomeOperator does so in remote mode; do not turn them on through iko.values)",
+  ];
 }

@@ -9,7 +9,18 @@
  * ConfigMaps and Secrets are not looked at (their data is free-form).
  */
 import { ImagePinProblem, imagePinProblem, pinProblemOf, splitImageRef } from "../../components/names/images";
-import { describe, isObject, joinPath, leaves, PolicyObject, PolicyResource, PolicyValue, reveal, SecretValue, UNKNOWN } from "./values";
+import {
+  describe,
+  isObject,
+  joinPath,
+  leaves,
+  PolicyObject,
+  PolicyResource,
+  PolicyValue,
+  reveal,
+  SecretValue,
+  UNKNOWN,
+} from "./values";
 
 export const PINNED_IMAGES = "pinned-images";
 
@@ -26,7 +37,7 @@ function repository(ref: string): string {
 const IMAGE_KEY = /^image$|[a-z0-9]Image$/;
 
 function problemText(problem: ImageProblem): string {
-  return problem === "untagged" ? "has no tag (an untagged image means latest)" : "uses the tag \"latest\"";
+  return problem === "untagged" ? "has no tag (an untagged image means latest)" : 'uses the tag "latest"';
 }
 
 /** `{repository, tag}` objects (Helm values) anywhere under a value, with their paths. */
@@ -53,8 +64,10 @@ export function unpinnedImages(r: PolicyResource): string[] {
     const problem = imageProblem(leaf.value);
     if (!problem) continue;
     const shown = leaf.secret ? "[secret]" : JSON.stringify(leaf.value);
-    out.push(`${describe(r)}: input ${leaf.path} is ${shown}, which ${problemText(problem)}; ` +
-      `pin a version tag or a digest, e.g. "${leaf.secret ? "<repository>" : repository(leaf.value)}:<version>" or "…@sha256:<digest>"`);
+    out.push(
+      `${describe(r)}: input ${leaf.path} is ${shown}, which ${problemText(problem)}; ` +
+        `pin a version tag or a digest, e.g. "${leaf.secret ? "<repository>" : repository(leaf.value)}:<version>" or "…@sha256:<digest>"`,
+    );
   }
   const objects: { path: string; obj: PolicyObject }[] = [];
   repositoryTagObjects(r.props, "", objects);
@@ -63,10 +76,14 @@ export function unpinnedImages(r: PolicyResource): string[] {
     if (tag === UNKNOWN || (tag !== null && typeof tag !== "string") || obj.tag instanceof SecretValue) continue;
     const problem = pinProblemOf({ tag: tag ?? undefined });
     if (!problem) continue;
-    const repo = [reveal(obj.registry), reveal(obj.repository)].filter((s) => typeof s === "string" && s !== "").join("/");
+    const repo = [reveal(obj.registry), reveal(obj.repository)]
+      .filter((s) => typeof s === "string" && s !== "")
+      .join("/");
     const tagPath = joinPath(path, "tag");
-    out.push(`${describe(r)}: input ${tagPath} is ${JSON.stringify(tag)} for image ${JSON.stringify(repo)}, which ${problemText(problem)}; ` +
-      `set ${tagPath} to a version tag (not "latest")`);
+    out.push(
+      `${describe(r)}: input ${tagPath} is ${JSON.stringify(tag)} for image ${JSON.stringify(repo)}, which ${problemText(problem)}; ` +
+        `set ${tagPath} to a version tag (not "latest")`,
+    );
   }
   return out;
 }

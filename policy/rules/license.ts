@@ -5,7 +5,17 @@
  * declared in the same stack, in the IrisCluster's namespace, through the same provider (cluster).
  */
 import { isLicensedIrisImage } from "../../components/names/images";
-import { describe, isObject, leaves, objectRef, PolicyResource, reveal, StackFinding, stringAt, UNKNOWN } from "./values";
+import {
+  describe,
+  isObject,
+  leaves,
+  objectRef,
+  PolicyResource,
+  reveal,
+  StackFinding,
+  stringAt,
+  UNKNOWN,
+} from "./values";
 
 export const LICENSED_IRIS_NEEDS_LICENSE_KEY = "licensed-iris-needs-license-key";
 
@@ -26,7 +36,9 @@ export function missingLicenseKeys(resources: PolicyResource[]): StackFinding[] 
     if (!isIrisClusterType(r.type)) continue;
     const spec = r.props.spec;
     if (!isObject(spec)) continue;
-    const licensed = leaves(spec, "spec").filter((l) => l.key === "image" && typeof l.value === "string" && isLicensedIrisImage(l.value));
+    const licensed = leaves(spec, "spec").filter(
+      (l) => l.key === "image" && typeof l.value === "string" && isLicensedIrisImage(l.value),
+    );
     if (licensed.length === 0) continue;
     const image = `${licensed[0].path} ${JSON.stringify(licensed[0].value)}`;
     const namespace = stringAt(r.props, "metadata", "namespace") ?? "default";
@@ -36,19 +48,30 @@ export function missingLicenseKeys(resources: PolicyResource[]): StackFinding[] 
     const secretName = typeof nameValue === "string" && nameValue !== "" ? nameValue : undefined;
     const who = `${describe(r)} (IrisCluster ${objectRef(r.props)})`;
     if (secretName === undefined) {
-      out.push({ urn: r.urn, message: `${who} runs the licensed image ${image} but spec.licenseKeySecret.name is not set; ` +
-        "set it to a Secret holding the license key (iris.key) declared in this stack " +
-        "(config irisClusters[].licenseKeySecret or federatedIrisClusters[].licenseKeyConfig), or use an iris-community image" });
+      out.push({
+        urn: r.urn,
+        message:
+          `${who} runs the licensed image ${image} but spec.licenseKeySecret.name is not set; ` +
+          "set it to a Secret holding the license key (iris.key) declared in this stack " +
+          "(config irisClusters[].licenseKeySecret or federatedIrisClusters[].licenseKeyConfig), or use an iris-community image",
+      });
       continue;
     }
-    const found = resources.some((s) => s.type === SECRET_TYPE &&
-      stringAt(s.props, "metadata", "name") === secretName &&
-      (stringAt(s.props, "metadata", "namespace") ?? "default") === namespace &&
-      (s.provider === undefined || r.provider === undefined || s.provider === r.provider));
+    const found = resources.some(
+      (s) =>
+        s.type === SECRET_TYPE &&
+        stringAt(s.props, "metadata", "name") === secretName &&
+        (stringAt(s.props, "metadata", "namespace") ?? "default") === namespace &&
+        (s.provider === undefined || r.provider === undefined || s.provider === r.provider),
+    );
     if (!found) {
-      out.push({ urn: r.urn, message: `${who} runs the licensed image ${image} and spec.licenseKeySecret.name is ${JSON.stringify(secretName)}, ` +
-        `but no Secret ${namespace}/${secretName} is declared in this stack on the same cluster; ` +
-        "declare it (from a secret config value) in this stack, or use an iris-community image" });
+      out.push({
+        urn: r.urn,
+        message:
+          `${who} runs the licensed image ${image} and spec.licenseKeySecret.name is ${JSON.stringify(secretName)}, ` +
+          `but no Secret ${namespace}/${secretName} is declared in this stack on the same cluster; ` +
+          "declare it (from a secret config value) in this stack, or use an iris-community image",
+      });
     }
   }
   return out;

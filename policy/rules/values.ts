@@ -12,8 +12,18 @@ export class SecretValue {
 /** A value not known until the update runs (`pulumi preview` of a resource that depends on another). */
 export const UNKNOWN: unique symbol = Symbol("unknown");
 
-export type PolicyValue = string | number | boolean | null | typeof UNKNOWN | SecretValue | PolicyValue[] | PolicyObject;
-export interface PolicyObject { [key: string]: PolicyValue }
+export type PolicyValue =
+  | string
+  | number
+  | boolean
+  | null
+  | typeof UNKNOWN
+  | SecretValue
+  | PolicyValue[]
+  | PolicyObject;
+export interface PolicyObject {
+  [key: string]: PolicyValue;
+}
 
 /** One resource as the rules see it. */
 export interface PolicyResource {
@@ -29,7 +39,10 @@ export interface PolicyResource {
 }
 
 /** A stack policy's finding: the resource it concerns and the message. */
-export interface StackFinding { urn: string; message: string }
+export interface StackFinding {
+  urn: string;
+  message: string;
+}
 
 export function isObject(v: PolicyValue | undefined): v is PolicyObject {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof SecretValue);
@@ -71,7 +84,12 @@ export function joinPath(path: string, key: string | number): string {
 }
 
 /** A leaf of a value tree: its dotted path, the string or scalar, and whether a secret held it. */
-export interface Leaf { path: string; key: string; value: string | number | boolean; secret: boolean }
+export interface Leaf {
+  path: string;
+  key: string;
+  value: string | number | boolean;
+  secret: boolean;
+}
 
 /** Every scalar leaf (unknowns and nulls skipped), with its path and secret-ness. */
 export function leaves(v: PolicyValue, path = "", key = "", secret = false): Leaf[] {

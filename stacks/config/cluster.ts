@@ -30,10 +30,26 @@ export interface ClusterConfig {
    * mirror): no Envoy, no Hubble relay/UI, images by tag (components/cilium/values.ts).
    * `dropCapabilities`: capabilities the host cannot grant, taken out of the agent's.
    */
-  cilium: { enabled: boolean; clusterId: number; chartPath?: string; moduleImages: boolean; dropCapabilities: string[] };
+  cilium: {
+    enabled: boolean;
+    clusterId: number;
+    chartPath?: string;
+    moduleImages: boolean;
+    dropCapabilities: string[];
+  };
 }
 
-const CLUSTER_KEYS = ["name", "source", "kubeconfigPath", "workers", "nodeImage", "kubeProxyMode", "podSubnet", "serviceSubnet", "cilium"];
+const CLUSTER_KEYS = [
+  "name",
+  "source",
+  "kubeconfigPath",
+  "workers",
+  "nodeImage",
+  "kubeProxyMode",
+  "podSubnet",
+  "serviceSubnet",
+  "cilium",
+];
 const CILIUM_KEYS = ["enabled", "clusterId", "chartPath", "moduleImages", "dropCapabilities"];
 
 /** Checks kubeconfig text (never shown) and reports its problem under `key`. */
@@ -50,42 +66,79 @@ export function checkKubeconfigText(r: Reader, key: string, text: string, secret
  * Reads one cluster. `extraKeys` are keys the caller reads itself (they are not reported as
  * unknown); `sources` are the allowed values of `source`.
  */
-export function readCluster(r: Reader, key: string, raw: unknown, defaults: { name: string; clusterId: number }, secretKubeconfig: string | undefined, secretKey: string,
-  opts: { extraKeys?: string[]; sources?: readonly ("kind" | "kubeconfig" | "gke")[] } = {}): ClusterConfig {
+export function readCluster(
+  r: Reader,
+  key: string,
+  raw: unknown,
+  defaults: { name: string; clusterId: number },
+  secretKubeconfig: string | undefined,
+  secretKey: string,
+  opts: { extraKeys?: string[]; sources?: readonly ("kind" | "kubeconfig" | "gke")[] } = {},
+): ClusterConfig {
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, [...CLUSTER_KEYS, ...(opts.extraKeys ?? [])]);
   const name = r.string(`${key}.name`, obj.name, defaults.name) as string;
   // Every stack cluster may be a kind cluster or run Cilium: its name is checked as both take it.
-  r.componentProblems([...checkKindClusterArgs({ clusterName: name }), ...checkCiliumCniArgs({ clusterName: name })], { clusterName: `${key}.name` });
-  const source = r.oneOf(`${key}.source`, obj.source, opts.sources ?? (["kind", "kubeconfig"] as const), secretKubeconfig !== undefined || obj.kubeconfigPath !== undefined ? "kubeconfig" : "kind");
+  r.componentProblems([...checkKindClusterArgs({ clusterName: name }), ...checkCiliumCniArgs({ clusterName: name })], {
+    clusterName: `${key}.name`,
+  });
+  const source = r.oneOf(
+    `${key}.source`,
+    obj.source,
+    opts.sources ?? (["kind", "kubeconfig"] as const),
+    secretKubeconfig !== undefined || obj.kubeconfigPath !== undefined ? "kubeconfig" : "kind",
+  );
   const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath);
   if (source === "kubeconfig") {
     if (kubeconfigPath !== undefined && secretKubeconfig !== undefined) {
-      r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `and the secret ${secretKey} are both set; keep one of them`);
+      r.problems.add(
+        `${key}.kubeconfigPath`,
+        kubeconfigPath,
+        `and the secret ${secretKey} are both set; keep one of them`,
+      );
     } else if (kubeconfigPath !== undefined) {
       let text: string | undefined;
       try {
         text = fs.readFileSync(kubeconfigPath, "utf8");
       } catch (err) {
-        r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); point it at an existing kubeconfig file`);
+        r.problems.add(
+          `${key}.kubeconfigPath`,
+          kubeconfigPath,
+          `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); point it at an existing kubeconfig file`,
+        );
       }
       if (text !== undefined) checkKubeconfigText(r, `${key}.kubeconfigPath`, text, false, kubeconfigPath);
     } else if (secretKubeconfig !== undefined) {
       checkKubeconfigText(r, secretKey, secretKubeconfig, true, secretKubeconfig);
     } else {
-      r.problems.add(`${key}.source`, source, `needs a kubeconfig; set ${key}.kubeconfigPath or \`pulumi config set --secret ${secretKey} "$(cat <file>)"\``);
+      r.problems.add(
+        `${key}.source`,
+        source,
+        `needs a kubeconfig; set ${key}.kubeconfigPath or \`pulumi config set --secret ${secretKey} "$(cat <file>)"\``,
+      );
     }
   } else if (kubeconfigPath !== undefined) {
-    r.problems.add(`${key}.kubeconfigPath`, kubeconfigPath, `is set but ${key}.source is "${source}"; set ${key}.source to "kubeconfig" or remove the path`);
+    r.problems.add(
+      `${key}.kubeconfigPath`,
+      kubeconfigPath,
+      `is set but ${key}.source is "${source}"; set ${key}.source to "kubeconfig" or remove the path`,
+    );
   }
   const nodeImage = r.string(`${key}.nodeImage`, obj.nodeImage);
   const podSubnet = r.string(`${key}.podSubnet`, obj.podSubnet);
   const serviceSubnet = r.string(`${key}.serviceSubnet`, obj.serviceSubnet);
-  r.componentProblems(checkKindClusterArgs({ nodeImage, podSubnet, serviceSubnet }),
-    { nodeImage: `${key}.nodeImage`, podSubnet: `${key}.podSubnet`, serviceSubnet: `${key}.serviceSubnet` });
+  r.componentProblems(checkKindClusterArgs({ nodeImage, podSubnet, serviceSubnet }), {
+    nodeImage: `${key}.nodeImage`,
+    podSubnet: `${key}.podSubnet`,
+    serviceSubnet: `${key}.serviceSubnet`,
+  });
   const ciliumRaw = r.object(`${key}.cilium`, obj.cilium);
   if (source === "gke" && (ciliumRaw.enabled === true || ciliumRaw.enabled === "true")) {
-    r.problems.add(`${key}.cilium.enabled`, ciliumRaw.enabled, "is true for a GKE cluster, which runs Dataplane V2 (Cilium-based) already; remove it");
+    r.problems.add(
+      `${key}.cilium.enabled`,
+      ciliumRaw.enabled,
+      "is true for a GKE cluster, which runs Dataplane V2 (Cilium-based) already; remove it",
+    );
   }
   r.unknownKeys(`${key}.cilium`, ciliumRaw, CILIUM_KEYS);
   const givenId = configNumber(ciliumRaw.clusterId);
@@ -94,14 +147,25 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
   const clusterId = givenId === undefined || idProblems.length > 0 ? defaults.clusterId : givenId;
   const chartPath = r.string(`${key}.cilium.chartPath`, ciliumRaw.chartPath);
   if (chartPath !== undefined && !fs.existsSync(chartPath)) {
-    r.problems.add(`${key}.cilium.chartPath`, chartPath, "does not exist; point it at a local Cilium 1.18.0 chart directory or .tgz");
+    r.problems.add(
+      `${key}.cilium.chartPath`,
+      chartPath,
+      "does not exist; point it at a local Cilium 1.18.0 chart directory or .tgz",
+    );
   }
   const dropRaw = ciliumRaw.dropCapabilities ?? [];
-  const dropCapabilities = Array.isArray(dropRaw) && dropRaw.every((c) => typeof c === "string") ? dropRaw as string[] : [];
+  const dropCapabilities =
+    Array.isArray(dropRaw) && dropRaw.every((c) => typeof c === "string") ? (dropRaw as string[]) : [];
   if (dropCapabilities !== dropRaw) {
-    r.problems.add(`${key}.cilium.dropCapabilities`, dropRaw, "must be a list of capability names, e.g. [\"SYS_RESOURCE\"]");
+    r.problems.add(
+      `${key}.cilium.dropCapabilities`,
+      dropRaw,
+      'must be a list of capability names, e.g. ["SYS_RESOURCE"]',
+    );
   } else {
-    r.componentProblems(checkCiliumCniArgs({ dropCapabilities }), { dropCapabilities: `${key}.cilium.dropCapabilities` });
+    r.componentProblems(checkCiliumCniArgs({ dropCapabilities }), {
+      dropCapabilities: `${key}.cilium.dropCapabilities`,
+    });
   }
   const givenWorkers = configNumber(obj.workers);
   const workerProblems = checkKindClusterArgs({ workers: givenWorkers });
@@ -116,7 +180,12 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
     kind: {
       workers,
       nodeImage,
-      kubeProxyMode: r.oneOf(`${key}.kubeProxyMode`, obj.kubeProxyMode, ["iptables", "ipvs", "nftables", "none"] as const, "iptables"),
+      kubeProxyMode: r.oneOf(
+        `${key}.kubeProxyMode`,
+        obj.kubeProxyMode,
+        ["iptables", "ipvs", "nftables", "none"] as const,
+        "iptables",
+      ),
       podSubnet,
       serviceSubnet,
     },
@@ -136,9 +205,18 @@ export function readCluster(r: Reader, key: string, raw: unknown, defaults: { na
  * cluster's keys.
  */
 export function checkClusterSet(r: Reader, clusters: ClusterConfig[]): void {
-  reportMemberProblems(r, clusters, checkClusterMeshMembers(clusters.map((c) => ({
-    ref: c.key, name: c.name, clusterId: c.cilium.enabled ? c.cilium.clusterId : undefined, podSubnet: c.kind.podSubnet,
-  }))));
+  reportMemberProblems(
+    r,
+    clusters,
+    checkClusterMeshMembers(
+      clusters.map((c) => ({
+        ref: c.key,
+        name: c.name,
+        clusterId: c.cilium.enabled ? c.cilium.clusterId : undefined,
+        podSubnet: c.kind.podSubnet,
+      })),
+    ),
+  );
 }
 
 /**
@@ -146,11 +224,18 @@ export function checkClusterSet(r: Reader, clusters: ClusterConfig[]): void {
  * `clusterId` is `<key>.cilium.clusterId`; `fieldKeys` maps other fields (e.g. a mesh entry's
  * `nodePort`). A key that has a problem already gets no second one.
  */
-export function reportMemberProblems(r: Reader, clusters: ClusterConfig[], problems: ArgProblem[], fieldKeys: Record<string, string> = {}): void {
+export function reportMemberProblems(
+  r: Reader,
+  clusters: ClusterConfig[],
+  problems: ArgProblem[],
+  fieldKeys: Record<string, string> = {},
+): void {
   for (const [field, value, problem] of problems) {
     const dot = field.lastIndexOf(".");
     const [ref, name] = [field.slice(0, dot), field.slice(dot + 1)];
-    const key = fieldKeys[field] ?? (name === "clusterId" && clusters.some((c) => c.key === ref) ? `${ref}.cilium.clusterId` : field);
+    const key =
+      fieldKeys[field] ??
+      (name === "clusterId" && clusters.some((c) => c.key === ref) ? `${ref}.cilium.clusterId` : field);
     if (!r.problems.has(key)) r.problems.add(key, value, problem);
   }
 }
@@ -165,16 +250,27 @@ export function readRegistryMirror(r: Reader, raw: unknown): RegistryMirror | un
   r.unknownKeys("registryMirror", obj, ["endpoint", "registries"]);
   const endpoint = r.string("registryMirror.endpoint", obj.endpoint);
   if (endpoint === undefined) {
-    r.problems.add("registryMirror.endpoint", obj.endpoint, "is required; set the mirror as kind nodes reach it, e.g. http://iko-plus-registry:5000");
+    r.problems.add(
+      "registryMirror.endpoint",
+      obj.endpoint,
+      "is required; set the mirror as kind nodes reach it, e.g. http://iko-plus-registry:5000",
+    );
     return undefined;
   }
   let registries: string[] | undefined;
   if (obj.registries !== undefined) {
-    if (Array.isArray(obj.registries) && obj.registries.every((x) => typeof x === "string")) registries = obj.registries as string[];
-    else r.problems.add("registryMirror.registries", obj.registries, "must be a list of registry host names, e.g. [docker.io, quay.io]");
+    if (Array.isArray(obj.registries) && obj.registries.every((x) => typeof x === "string"))
+      registries = obj.registries as string[];
+    else
+      r.problems.add(
+        "registryMirror.registries",
+        obj.registries,
+        "must be a list of registry host names, e.g. [docker.io, quay.io]",
+      );
   }
   const mirror: RegistryMirror = registries ? { endpoint, registries } : { endpoint };
-  for (const [field, value, problem] of checkRegistryMirror(mirror)) r.problems.add(`registryMirror.${field}`, value, problem);
+  for (const [field, value, problem] of checkRegistryMirror(mirror))
+    r.problems.add(`registryMirror.${field}`, value, problem);
   return mirror;
 }
 

@@ -15,7 +15,11 @@ export function readFailover(r: Reader, key: string, raw: unknown): Failover | u
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, FAILOVER_KEYS);
   if (obj.application === undefined && obj.cluster === undefined) {
-    r.problems.add(key, raw, "sets no failover; give application: {tolerationSeconds, purgeMode} and/or cluster: {purgeMode}, or remove it");
+    r.problems.add(
+      key,
+      raw,
+      "sets no failover; give application: {tolerationSeconds, purgeMode} and/or cluster: {purgeMode}, or remove it",
+    );
     return undefined;
   }
   const out: Failover = {};
@@ -23,14 +27,38 @@ export function readFailover(r: Reader, key: string, raw: unknown): Failover | u
     const k = `${key}.application`;
     const a = r.object(k, obj.application);
     r.unknownKeys(k, a, APPLICATION_KEYS);
-    const purgeMode = r.oneOf(`${k}.purgeMode`, a.purgeMode, ["Directly", "Gracefully", "Never"] as const, "Gracefully");
+    const purgeMode = r.oneOf(
+      `${k}.purgeMode`,
+      a.purgeMode,
+      ["Directly", "Gracefully", "Never"] as const,
+      "Gracefully",
+    );
     const app: NonNullable<Failover["application"]> = { purgeMode };
-    if (a.tolerationSeconds !== undefined) app.tolerationSeconds = r.integer(`${k}.tolerationSeconds`, a.tolerationSeconds, 300, 0, 86400, " (seconds an IrisCluster may stay unhealthy before it moves)");
+    if (a.tolerationSeconds !== undefined)
+      app.tolerationSeconds = r.integer(
+        `${k}.tolerationSeconds`,
+        a.tolerationSeconds,
+        300,
+        0,
+        86400,
+        " (seconds an IrisCluster may stay unhealthy before it moves)",
+      );
     if (a.gracePeriodSeconds !== undefined) {
       if (purgeMode !== "Gracefully") {
-        r.problems.add(`${k}.gracePeriodSeconds`, a.gracePeriodSeconds, `only applies with purgeMode Gracefully (it is ${purgeMode}); remove it or set purgeMode: Gracefully`);
+        r.problems.add(
+          `${k}.gracePeriodSeconds`,
+          a.gracePeriodSeconds,
+          `only applies with purgeMode Gracefully (it is ${purgeMode}); remove it or set purgeMode: Gracefully`,
+        );
       } else {
-        app.gracePeriodSeconds = r.integer(`${k}.gracePeriodSeconds`, a.gracePeriodSeconds, 600, 1, 86400, " (seconds the old copy is kept at most)");
+        app.gracePeriodSeconds = r.integer(
+          `${k}.gracePeriodSeconds`,
+          a.gracePeriodSeconds,
+          600,
+          1,
+          86400,
+          " (seconds the old copy is kept at most)",
+        );
       }
     }
     out.application = app;
@@ -39,7 +67,10 @@ export function readFailover(r: Reader, key: string, raw: unknown): Failover | u
     const k = `${key}.cluster`;
     const c = r.object(k, obj.cluster);
     r.unknownKeys(k, c, ["purgeMode"]);
-    out.cluster = c.purgeMode === undefined ? {} : { purgeMode: r.oneOf(`${k}.purgeMode`, c.purgeMode, ["Directly", "Gracefully"] as const, "Gracefully") };
+    out.cluster =
+      c.purgeMode === undefined
+        ? {}
+        : { purgeMode: r.oneOf(`${k}.purgeMode`, c.purgeMode, ["Directly", "Gracefully"] as const, "Gracefully") };
   }
   return out;
 }
@@ -59,7 +90,11 @@ export function readClusterFailover(r: Reader, raw: unknown): ClusterFailoverCon
   // Members of a DR fleet are joined by region stacks, so names are not checked against this stack's joins.
   const target = readTarget(r, "clusterFailover", obj, undefined);
   if (!targetGiven(obj)) {
-    r.problems.add("clusterFailover", raw, "selects no Cluster; set true (every Cluster) or clusterNames, labels, matchExpressions or regions");
+    r.problems.add(
+      "clusterFailover",
+      raw,
+      "selects no Cluster; set true (every Cluster) or clusterNames, labels, matchExpressions or regions",
+    );
     return undefined;
   }
   return { target };

@@ -14,7 +14,16 @@ import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, t
 import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, configNumber, isObject } from "./read";
 import {
-  ClusterTarget, Failover, KARMADA_IMAGE_KEYS, KarmadaImages, MEMBER_ACCESS, MemberAccess, Placement, SYNC_MODES, SyncMode, checkKarmadaControlPlaneArgs,
+  ClusterTarget,
+  Failover,
+  KARMADA_IMAGE_KEYS,
+  KarmadaImages,
+  MEMBER_ACCESS,
+  MemberAccess,
+  Placement,
+  SYNC_MODES,
+  SyncMode,
+  checkKarmadaControlPlaneArgs,
   checkKarmadaMemberArgs,
 } from "../../components/karmada";
 import { ArgProblem } from "../../components/names";
@@ -26,7 +35,11 @@ import { TlsComponent } from "../../components/tls";
 export interface FleetClusterConfig extends ClusterConfig {
   iko: boolean;
   join?: {
-    provider?: string; region?: string; zones?: string[]; labels?: Record<string, string>; access: MemberAccess;
+    provider?: string;
+    region?: string;
+    zones?: string[];
+    labels?: Record<string, string>;
+    access: MemberAccess;
     /** Push (Karmada calls the member) or Pull (karmada-agent on the member calls Karmada). */
     syncMode: SyncMode;
     /** Pull mode: the karmada-agent image. */
@@ -67,7 +80,12 @@ export interface FederatedIrisConfig extends IrisClusterConfig {
   tls?: TlsComponent[];
 }
 
-export interface FleetSecretConfig { name: string; namespace: string; dataKey: string; placement: ClusterTarget }
+export interface FleetSecretConfig {
+  name: string;
+  namespace: string;
+  dataKey: string;
+  placement: ClusterTarget;
+}
 
 export interface FleetConfig {
   program: "fleet";
@@ -87,38 +105,100 @@ export interface FleetConfig {
   mesh?: MeshConfig;
 }
 
-const FLEET_KEYS = ["program", "clusters", "karmada", "iko", "federatedIrisClusters", "fleetSecrets", "fleetTls", "clusterFailover", "registryMirror", "mesh"];
+const FLEET_KEYS = [
+  "program",
+  "clusters",
+  "karmada",
+  "iko",
+  "federatedIrisClusters",
+  "fleetSecrets",
+  "fleetTls",
+  "clusterFailover",
+  "registryMirror",
+  "mesh",
+];
 const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
 
-export function readSecretRef(r: Reader, key: string, ref: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>, what: string): string | undefined {
+export function readSecretRef(
+  r: Reader,
+  key: string,
+  ref: unknown,
+  raw: Raw,
+  secretKeys: string[],
+  referenced: Set<string>,
+  what: string,
+): string | undefined {
   const name = r.string(key, ref);
   if (name === undefined) return undefined;
   referenced.add(name);
-  if (raw[name] === undefined) r.problems.add(key, name, `names config key ${PROJECT}:${name}, which is not set; set it with \`pulumi config set --secret ${name} <${what}>\``);
-  else if (!secretKeys.includes(`${PROJECT}:${name}`)) r.problems.add(key, name, `names config key ${PROJECT}:${name}, which is not a secret; set it again with \`pulumi config set --secret ${name} ...\``);
+  if (raw[name] === undefined)
+    r.problems.add(
+      key,
+      name,
+      `names config key ${PROJECT}:${name}, which is not set; set it with \`pulumi config set --secret ${name} <${what}>\``,
+    );
+  else if (!secretKeys.includes(`${PROJECT}:${name}`))
+    r.problems.add(
+      key,
+      name,
+      `names config key ${PROJECT}:${name}, which is not a secret; set it again with \`pulumi config set --secret ${name} ...\``,
+    );
   return name;
 }
 
-function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretKeys: string[], referenced: Set<string>): FleetClusterConfig {
+function readFleetCluster(
+  r: Reader,
+  i: number,
+  item: unknown,
+  raw: Raw,
+  secretKeys: string[],
+  referenced: Set<string>,
+): FleetClusterConfig {
   const key = `clusters[${i}]`;
   const obj = isObject(item) ? item : {};
-  const secretKey = obj.kubeconfigSecret === undefined ? undefined : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-  const secretText = secretKey !== undefined && typeof raw[secretKey] === "string" ? raw[secretKey] as string : undefined;
-  const base = readCluster(r, key, item, { name: `cluster-${i}`, clusterId: i + 1 }, secretText, secretKey ?? `${key}.kubeconfigSecret`,
-    { extraKeys: FLEET_CLUSTER_KEYS, sources: ["kind", "kubeconfig", "gke"] });
+  const secretKey =
+    obj.kubeconfigSecret === undefined
+      ? undefined
+      : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
+  const secretText =
+    secretKey !== undefined && typeof raw[secretKey] === "string" ? (raw[secretKey] as string) : undefined;
+  const base = readCluster(
+    r,
+    key,
+    item,
+    { name: `cluster-${i}`, clusterId: i + 1 },
+    secretText,
+    secretKey ?? `${key}.kubeconfigSecret`,
+    { extraKeys: FLEET_CLUSTER_KEYS, sources: ["kind", "kubeconfig", "gke"] },
+  );
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {
     const j = obj.join === true ? {} : r.object(`${key}.join`, obj.join);
     r.unknownKeys(`${key}.join`, j, ["provider", "region", "zones", "labels", "access", "syncMode", "agentImage"]);
     const syncMode = r.oneOf(`${key}.join.syncMode`, j.syncMode, SYNC_MODES, "Push");
     const agentImage = r.string(`${key}.join.agentImage`, j.agentImage);
-    r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name, syncMode, agentImage }),
-      { clusterName: `${key}.name`, agentImage: `${key}.join.agentImage` });
-    const zones = j.zones === undefined ? undefined : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string") ? j.zones as string[] : undefined;
-    if (j.zones !== undefined && zones === undefined) r.problems.add(`${key}.join.zones`, j.zones, "must be a list of zone names, e.g. [us-central1-a]");
+    r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name, syncMode, agentImage }), {
+      clusterName: `${key}.name`,
+      agentImage: `${key}.join.agentImage`,
+    });
+    const zones =
+      j.zones === undefined
+        ? undefined
+        : Array.isArray(j.zones) && j.zones.every((z) => typeof z === "string")
+          ? (j.zones as string[])
+          : undefined;
+    if (j.zones !== undefined && zones === undefined)
+      r.problems.add(`${key}.join.zones`, j.zones, "must be a list of zone names, e.g. [us-central1-a]");
     const labels = readLabels(r, `${key}.join.labels`, j.labels);
     const access = r.oneOf(`${key}.join.access`, j.access, MEMBER_ACCESS, "scoped");
-    join = { provider: r.string(`${key}.join.provider`, j.provider), region: r.string(`${key}.join.region`, j.region), zones, labels, access, syncMode };
+    join = {
+      provider: r.string(`${key}.join.provider`, j.provider),
+      region: r.string(`${key}.join.region`, j.region),
+      zones,
+      labels,
+      access,
+      syncMode,
+    };
     if (agentImage !== undefined) join.agentImage = agentImage;
   }
   let gke: FleetClusterConfig["gke"];
@@ -130,19 +210,29 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
     const nodeCount = configNumber(g.nodeCount);
     const gkeProblems = checkGkeClusterArgs({ clusterName: base.name, location, nodeCount, machineType });
     r.componentProblems(gkeProblems, {
-      clusterName: `${key}.name`, location: `${key}.gke.location`, nodeCount: [`${key}.gke.nodeCount`, g.nodeCount], machineType: `${key}.gke.machineType`,
+      clusterName: `${key}.name`,
+      location: `${key}.gke.location`,
+      nodeCount: [`${key}.gke.nodeCount`, g.nodeCount],
+      machineType: `${key}.gke.machineType`,
     });
     gke = {
-      project: r.string(`${key}.gke.project`, g.project), location: location ?? "",
+      project: r.string(`${key}.gke.project`, g.project),
+      location: location ?? "",
       nodeCount: nodeCount === undefined || gkeProblems.some(([f]) => f === "nodeCount") ? 1 : nodeCount,
       machineType,
       deletionProtection: r.boolean(`${key}.gke.deletionProtection`, g.deletionProtection, true),
     };
   } else if (obj.gke !== undefined) {
-    r.problems.add(`${key}.gke`, obj.gke, `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`);
+    r.problems.add(
+      `${key}.gke`,
+      obj.gke,
+      `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`,
+    );
   }
-  const mappings = obj.extraPortMappings === undefined ? [] : Array.isArray(obj.extraPortMappings) ? obj.extraPortMappings : null;
-  if (mappings === null) r.problems.add(`${key}.extraPortMappings`, obj.extraPortMappings, "must be a list of {containerPort, hostPort}");
+  const mappings =
+    obj.extraPortMappings === undefined ? [] : Array.isArray(obj.extraPortMappings) ? obj.extraPortMappings : null;
+  if (mappings === null)
+    r.problems.add(`${key}.extraPortMappings`, obj.extraPortMappings, "must be a list of {containerPort, hostPort}");
   const extraPortMappings = (mappings ?? []).map((m, j) => {
     const mo = r.object(`${key}.extraPortMappings[${j}]`, m);
     return {
@@ -153,22 +243,55 @@ function readFleetCluster(r: Reader, i: number, item: unknown, raw: Raw, secretK
   return { ...base, iko: r.boolean(`${key}.iko`, obj.iko, true), join, gke, extraPortMappings };
 }
 
-function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], raw: Raw, secretKeys: string[], referenced: Set<string>): KarmadaConfig {
+function readKarmada(
+  r: Reader,
+  rawK: unknown,
+  clusters: FleetClusterConfig[],
+  raw: Raw,
+  secretKeys: string[],
+  referenced: Set<string>,
+): KarmadaConfig {
   const k = r.object("karmada", rawK);
-  r.unknownKeys("karmada", k, ["mode", "host", "endpoint", "nodePort", "chartPath", "chartVersion", "kubectlImage", "images", "kubeconfigPath", "kubeconfigSecret", "agentServer", "agentTlsServerName"]);
+  r.unknownKeys("karmada", k, [
+    "mode",
+    "host",
+    "endpoint",
+    "nodePort",
+    "chartPath",
+    "chartVersion",
+    "kubectlImage",
+    "images",
+    "kubeconfigPath",
+    "kubeconfigSecret",
+    "agentServer",
+    "agentTlsServerName",
+  ]);
   const mode = r.oneOf("karmada.mode", k.mode, ["helm", "existing"] as const, "helm");
   const givenNodePort = configNumber(k.nodePort);
   const cfg: KarmadaConfig = { mode, nodePort: 32443 };
   // The keys of KarmadaControlPlane's fields, for its problems.
   const keys: Record<string, string | [string, unknown]> = {
-    "helm.endpoint": "karmada.endpoint", "helm.nodePort": ["karmada.nodePort", k.nodePort], "helm.kubectlImage": "karmada.kubectlImage",
-    "existing.kubeconfigPath": "karmada.kubeconfigPath", ...Object.fromEntries(KARMADA_IMAGE_KEYS.map((key) => [`helm.images.${key}`, `karmada.images.${key}`])),
+    "helm.endpoint": "karmada.endpoint",
+    "helm.nodePort": ["karmada.nodePort", k.nodePort],
+    "helm.kubectlImage": "karmada.kubectlImage",
+    "existing.kubeconfigPath": "karmada.kubeconfigPath",
+    ...Object.fromEntries(KARMADA_IMAGE_KEYS.map((key) => [`helm.images.${key}`, `karmada.images.${key}`])),
   };
   let problems: ArgProblem[];
   if (mode === "helm") {
     cfg.host = r.string("karmada.host", k.host);
-    if (cfg.host === undefined) r.problems.add("karmada.host", undefined, "is required in helm mode; name the cluster that hosts Karmada, e.g. ikofett");
-    else if (!clusters.some((c) => c.name === cfg.host)) r.problems.add("karmada.host", cfg.host, `is not one of this stack's clusters (${clusters.map((c) => c.name).join(", ")})`);
+    if (cfg.host === undefined)
+      r.problems.add(
+        "karmada.host",
+        undefined,
+        "is required in helm mode; name the cluster that hosts Karmada, e.g. ikofett",
+      );
+    else if (!clusters.some((c) => c.name === cfg.host))
+      r.problems.add(
+        "karmada.host",
+        cfg.host,
+        `is not one of this stack's clusters (${clusters.map((c) => c.name).join(", ")})`,
+      );
     cfg.endpoint = r.string("karmada.endpoint", k.endpoint);
     cfg.chartPath = r.string("karmada.chartPath", k.chartPath);
     cfg.chartVersion = r.string("karmada.chartVersion", k.chartVersion);
@@ -183,19 +306,36 @@ function readKarmada(r: Reader, rawK: unknown, clusters: FleetClusterConfig[], r
         if (ref !== undefined) images[key] = ref;
       }
     }
-    problems = checkKarmadaControlPlaneArgs({ helm: { endpoint: cfg.endpoint, nodePort: givenNodePort, kubectlImage: cfg.kubectlImage, images } });
+    problems = checkKarmadaControlPlaneArgs({
+      helm: { endpoint: cfg.endpoint, nodePort: givenNodePort, kubectlImage: cfg.kubectlImage, images },
+    });
     // Only the images the chart can take go into the config; the others have their problem.
-    if (images) cfg.images = Object.fromEntries(Object.entries(images).filter(([key]) => !problems.some(([f]) => f === `helm.images.${key}`)));
+    if (images)
+      cfg.images = Object.fromEntries(
+        Object.entries(images).filter(([key]) => !problems.some(([f]) => f === `helm.images.${key}`)),
+      );
   } else {
     cfg.kubeconfigPath = r.string("karmada.kubeconfigPath", k.kubeconfigPath);
-    cfg.kubeconfigSecret = k.kubeconfigSecret === undefined ? undefined : readSecretRef(r, "karmada.kubeconfigSecret", k.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-    problems = checkKarmadaControlPlaneArgs({ existing: { kubeconfigPath: cfg.kubeconfigPath, kubeconfig: cfg.kubeconfigSecret } });
+    cfg.kubeconfigSecret =
+      k.kubeconfigSecret === undefined
+        ? undefined
+        : readSecretRef(r, "karmada.kubeconfigSecret", k.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
+    problems = checkKarmadaControlPlaneArgs({
+      existing: { kubeconfigPath: cfg.kubeconfigPath, kubeconfig: cfg.kubeconfigSecret },
+    });
   }
-  r.componentProblems(problems.map(([f, v, p]) => [f, v, f === "existing.kubeconfigPath" ? `${p} (karmada.kubeconfigSecret)` : p]), keys);
+  r.componentProblems(
+    problems.map(([f, v, p]) => [f, v, f === "existing.kubeconfigPath" ? `${p} (karmada.kubeconfigSecret)` : p]),
+    keys,
+  );
   if (givenNodePort !== undefined && !problems.some(([f]) => f === "helm.nodePort")) cfg.nodePort = givenNodePort;
   const agentServer = r.string("karmada.agentServer", k.agentServer);
   if (agentServer !== undefined && !/^https:\/\/[^/\s]+:\d+$/.test(agentServer)) {
-    r.problems.add("karmada.agentServer", agentServer, "must be the Karmada API as Pull members reach it, https://<host>:<port>");
+    r.problems.add(
+      "karmada.agentServer",
+      agentServer,
+      "must be the Karmada API as Pull members reach it, https://<host>:<port>",
+    );
   }
   if (agentServer !== undefined) cfg.agentServer = agentServer;
   const agentTlsServerName = r.string("karmada.agentTlsServerName", k.agentTlsServerName);
@@ -211,9 +351,15 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   const clusters: FleetClusterConfig[] = [];
   // An existing Karmada may have no clusters of its own here: region stacks join its members (DR).
   const memberless = raw.clusters === undefined || (Array.isArray(raw.clusters) && raw.clusters.length === 0);
-  const existingKarmada = typeof raw.karmada === "object" && raw.karmada !== null && (raw.karmada as Raw).mode === "existing";
+  const existingKarmada =
+    typeof raw.karmada === "object" && raw.karmada !== null && (raw.karmada as Raw).mode === "existing";
   if (!Array.isArray(raw.clusters) || raw.clusters.length === 0) {
-    if (!(memberless && existingKarmada)) problems.add("clusters", raw.clusters, "must be a non-empty list of clusters, e.g. [{name: ikofett}, {name: ikoclone, join: true}]");
+    if (!(memberless && existingKarmada))
+      problems.add(
+        "clusters",
+        raw.clusters,
+        "must be a non-empty list of clusters, e.g. [{name: ikofett}, {name: ikoclone, join: true}]",
+      );
   } else {
     raw.clusters.forEach((c, i) => clusters.push(readFleetCluster(r, i, c, raw, secretKeys, referenced)));
   }
@@ -225,9 +371,19 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   const crdManifestPath = iko?.crdManifestPath;
   const crdGiven = isObject(raw.iko) && raw.iko.crdManifestPath !== undefined && raw.iko.crdManifestPath !== null;
   if (crdManifestPath === undefined && !crdGiven && raw.federatedIrisClusters !== undefined) {
-    problems.add("iko.crdManifestPath", undefined, "is required: the IrisCluster CRD must exist in the Karmada API and on every member; point it at the CRD's YAML");
+    problems.add(
+      "iko.crdManifestPath",
+      undefined,
+      "is required: the IrisCluster CRD must exist in the Karmada API and on every member; point it at the CRD's YAML",
+    );
   }
-  const fleetTls = readFleetTls(r, raw.fleetTls, { clusters: clusters.map((c) => c.name), joined, raw, secretKeys, referenced });
+  const fleetTls = readFleetTls(r, raw.fleetTls, {
+    clusters: clusters.map((c) => c.name),
+    joined,
+    raw,
+    secretKeys,
+    referenced,
+  });
   const federatedRaw = raw.federatedIrisClusters === undefined ? [] : raw.federatedIrisClusters;
   const federatedExtra = ["policyName", "placement", "failover", "overrides", "secrets", "configMaps", "tls"];
   const plain = readIrisClusters(r, federatedRaw, "federatedIrisClusters", "licenseKeyConfig", federatedExtra);
@@ -238,22 +394,45 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
       const o = isObject(f) ? f : {};
       const ic = plain.find((p) => p.name === o.name);
       const policyName = r.string(`${k}.policyName`, o.policyName, `${String(o.name)}-propagate`) as string;
-      if (checkDns1123Label(policyName) && ic) r.problems.add(`${k}.policyName`, policyName, checkDns1123Label(policyName) as string);
+      if (checkDns1123Label(policyName) && ic)
+        r.problems.add(`${k}.policyName`, policyName, checkDns1123Label(policyName) as string);
       const placement = readPlacement(r, `${k}.placement`, o.placement, joined);
       const overrides = readOverrides(r, `${k}.overrides`, o.overrides, joined);
       const failover = readFailover(r, `${k}.failover`, o.failover);
-      const licenseKeyConfig = o.licenseKeyConfig === undefined ? undefined : readSecretRef(r, `${k}.licenseKeyConfig`, o.licenseKeyConfig, raw, secretKeys, referenced, "license key");
+      const licenseKeyConfig =
+        o.licenseKeyConfig === undefined
+          ? undefined
+          : readSecretRef(r, `${k}.licenseKeyConfig`, o.licenseKeyConfig, raw, secretKeys, referenced, "license key");
       const names = (v: unknown, field: string) => {
         if (v === undefined) return [];
-        if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) { r.problems.add(`${k}.${field}`, v, "must be a list of names"); return []; }
+        if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) {
+          r.problems.add(`${k}.${field}`, v, "must be a list of names");
+          return [];
+        }
         return v as string[];
       };
       const tls = readIrisTls(r, k, o, placement, fleetTls);
-      if (ic) federatedIrisClusters.push({ ...ic, policyName, placement, failover, overrides, licenseKeyConfig, secrets: names(o.secrets, "secrets"), configMaps: names(o.configMaps, "configMaps"), tls });
+      if (ic)
+        federatedIrisClusters.push({
+          ...ic,
+          policyName,
+          placement,
+          failover,
+          overrides,
+          licenseKeyConfig,
+          secrets: names(o.secrets, "secrets"),
+          configMaps: names(o.configMaps, "configMaps"),
+          tls,
+        });
     });
   }
   const fleetSecrets: FleetSecretConfig[] = [];
-  if (raw.fleetSecrets !== undefined && !Array.isArray(raw.fleetSecrets)) problems.add("fleetSecrets", raw.fleetSecrets, "must be a list of {name, dataKey, clusterNames|labels|matchExpressions}");
+  if (raw.fleetSecrets !== undefined && !Array.isArray(raw.fleetSecrets))
+    problems.add(
+      "fleetSecrets",
+      raw.fleetSecrets,
+      "must be a list of {name, dataKey, clusterNames|labels|matchExpressions}",
+    );
   (Array.isArray(raw.fleetSecrets) ? raw.fleetSecrets : []).forEach((s, i) => {
     const k = `fleetSecrets[${i}]`;
     const o = r.object(k, s);
@@ -261,26 +440,63 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     const name = r.string(`${k}.name`, o.name, "") as string;
     if (checkDns1123Label(name)) r.problems.add(`${k}.name`, o.name, checkDns1123Label(name) as string);
     const namespace = r.string(`${k}.namespace`, o.namespace, "default") as string;
-    const dataKey = readSecretRef(r, `${k}.dataKey`, o.dataKey, raw, secretKeys, referenced, "JSON object of Secret keys to values");
-    if (dataKey !== undefined && raw[dataKey] !== undefined && (!isObject(raw[dataKey]) || Object.values(raw[dataKey] as Raw).some((v) => typeof v !== "string"))) {
-      problems.add(dataKey, raw[dataKey], "must be an object of string values, e.g. {\"password\": \"...\"}", { secret: true });
+    const dataKey = readSecretRef(
+      r,
+      `${k}.dataKey`,
+      o.dataKey,
+      raw,
+      secretKeys,
+      referenced,
+      "JSON object of Secret keys to values",
+    );
+    if (
+      dataKey !== undefined &&
+      raw[dataKey] !== undefined &&
+      (!isObject(raw[dataKey]) || Object.values(raw[dataKey] as Raw).some((v) => typeof v !== "string"))
+    ) {
+      problems.add(dataKey, raw[dataKey], 'must be an object of string values, e.g. {"password": "..."}', {
+        secret: true,
+      });
     }
     const placement = readTarget(r, k, o, joined);
-    if (!targetGiven(o)) r.problems.add(k, "{...}", "sends the Secret nowhere; set clusterNames, labels or matchExpressions");
-    if (fleetSecrets.some((f) => f.name === name && f.namespace === namespace)) r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}`);
+    if (!targetGiven(o))
+      r.problems.add(k, "{...}", "sends the Secret nowhere; set clusterNames, labels or matchExpressions");
+    if (fleetSecrets.some((f) => f.name === name && f.namespace === namespace))
+      r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}`);
     fleetSecrets.push({ name, namespace, dataKey: dataKey ?? "", placement });
   });
   const clusterFailover = readClusterFailover(r, raw.clusterFailover);
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
   const mesh = readMesh(r, raw.mesh, clusters);
   if (clusterFailover && karmada.mode === "helm") {
-    problems.add("clusterFailover", raw.clusterFailover, "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)");
+    problems.add(
+      "clusterFailover",
+      raw.clusterFailover,
+      "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)",
+    );
   }
   for (const key of Object.keys(raw)) {
     if (!FLEET_KEYS.includes(key) && !referenced.has(key)) {
-      problems.add(key, raw[key], `is not a known key; use one of: ${FLEET_KEYS.join(", ")} (or a secret key that an entry names)`, { secret: secretKeys.includes(`${PROJECT}:${key}`) });
+      problems.add(
+        key,
+        raw[key],
+        `is not a known key; use one of: ${FLEET_KEYS.join(", ")} (or a secret key that an entry names)`,
+        { secret: secretKeys.includes(`${PROJECT}:${key}`) },
+      );
     }
   }
   problems.throwIfAny();
-  return { program: "fleet", clusters, karmada, iko, crdManifestPath, federatedIrisClusters, fleetSecrets, fleetTls, clusterFailover, ...(registryMirror ? { registryMirror } : {}), ...(mesh ? { mesh } : {}) };
+  return {
+    program: "fleet",
+    clusters,
+    karmada,
+    iko,
+    crdManifestPath,
+    federatedIrisClusters,
+    fleetSecrets,
+    fleetTls,
+    clusterFailover,
+    ...(registryMirror ? { registryMirror } : {}),
+    ...(mesh ? { mesh } : {}),
+  };
 }

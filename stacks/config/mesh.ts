@@ -3,7 +3,12 @@
  * stack's clusters are meshed, their clustermesh-apiserver NodePorts and addresses, the CA.
  * The rules are ClusterMesh's own (components/cilium/mesh-values.ts), reported under config keys.
  */
-import { CLUSTERMESH_NODE_PORT, KIND_DEFAULT_POD_SUBNET, checkClusterMeshMembers, checkNodePort } from "../../components/cilium";
+import {
+  CLUSTERMESH_NODE_PORT,
+  KIND_DEFAULT_POD_SUBNET,
+  checkClusterMeshMembers,
+  checkNodePort,
+} from "../../components/cilium";
 import { ClusterConfig, reportMemberProblems } from "./cluster";
 import { Reader, configNumber } from "./read";
 
@@ -36,10 +41,21 @@ export function readMesh(r: Reader, raw: unknown, clusters: ClusterConfig[]): Me
   r.unknownKeys("mesh", obj, MESH_KEYS);
   const ca = r.object("mesh.ca", obj.ca);
   r.unknownKeys("mesh.ca", ca, ["generation"]);
-  const caGeneration = r.integer("mesh.ca.generation", ca.generation, 1, 1, 1_000_000, " (raise it by one to generate a new mesh CA)");
+  const caGeneration = r.integer(
+    "mesh.ca.generation",
+    ca.generation,
+    1,
+    1,
+    1_000_000,
+    " (raise it by one to generate a new mesh CA)",
+  );
   const list = Array.isArray(obj.clusters) ? obj.clusters : null;
   if (list === null || list.length === 0) {
-    r.problems.add("mesh.clusters", obj.clusters, `must be a non-empty list of this stack's clusters, e.g. [${clusters.map((c) => c.name).join(", ")}]`);
+    r.problems.add(
+      "mesh.clusters",
+      obj.clusters,
+      `must be a non-empty list of this stack's clusters, e.g. [${clusters.map((c) => c.name).join(", ")}]`,
+    );
     return { members: [], caGeneration };
   }
   const members: MeshMemberConfig[] = [];
@@ -60,7 +76,12 @@ export function readMesh(r: Reader, raw: unknown, clusters: ClusterConfig[]): Me
       r.problems.add(key, name, "is listed twice; list each cluster once");
       return;
     }
-    if (!cluster.cilium.enabled) r.problems.add(key, name, `runs no Cilium (${cluster.key}.cilium.enabled is false); set it to true or leave the cluster out of the mesh`);
+    if (!cluster.cilium.enabled)
+      r.problems.add(
+        key,
+        name,
+        `runs no Cilium (${cluster.key}.cilium.enabled is false); set it to true or leave the cluster out of the mesh`,
+      );
     const givenPort = configNumber(e.nodePort);
     const portProblem = givenPort === undefined ? undefined : checkNodePort(givenPort);
     if (portProblem) r.problems.add(`${key}.nodePort`, e.nodePort, portProblem);
@@ -70,14 +91,23 @@ export function readMesh(r: Reader, raw: unknown, clusters: ClusterConfig[]): Me
     keys.push(key);
   });
   const nodePortKeys: Record<string, string> = {};
-  memberClusters.forEach((c, i) => { nodePortKeys[`${c.key}.nodePort`] = `${keys[i]}.nodePort`; });
-  reportMemberProblems(r, memberClusters, checkClusterMeshMembers(memberClusters.map((c, i) => ({
-    ref: c.key,
-    name: c.name,
-    clusterId: c.cilium.clusterId,
-    podSubnet: c.kind.podSubnet ?? (c.source === "kind" ? KIND_DEFAULT_POD_SUBNET : undefined),
-    nodePort: members[i].nodePort,
-    kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
-  }))), nodePortKeys);
+  memberClusters.forEach((c, i) => {
+    nodePortKeys[`${c.key}.nodePort`] = `${keys[i]}.nodePort`;
+  });
+  reportMemberProblems(
+    r,
+    memberClusters,
+    checkClusterMeshMembers(
+      memberClusters.map((c, i) => ({
+        ref: c.key,
+        name: c.name,
+        clusterId: c.cilium.clusterId,
+        podSubnet: c.kind.podSubnet ?? (c.source === "kind" ? KIND_DEFAULT_POD_SUBNET : undefined),
+        nodePort: members[i].nodePort,
+        kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
+      })),
+    ),
+    nodePortKeys,
+  );
   return { members, caGeneration };
 }

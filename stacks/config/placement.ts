@@ -1,7 +1,16 @@
 /**
  * Config of Karmada placements and overrides, checked against the clusters a fleet joins.
  */
-import { ClusterTarget, LabelExpression, PlaintextOverride, Placement, SpreadConstraint, checkExpression, checkLabelKey, checkLabelValue } from "../../components/karmada";
+import {
+  ClusterTarget,
+  LabelExpression,
+  PlaintextOverride,
+  Placement,
+  SpreadConstraint,
+  checkExpression,
+  checkLabelKey,
+  checkLabelValue,
+} from "../../components/karmada";
 import { Raw, Reader, isObject } from "./read";
 
 const TARGET_KEYS = ["clusterNames", "labels", "matchExpressions", "regions"];
@@ -10,7 +19,7 @@ const PLACEMENT_KEYS = [...TARGET_KEYS, "affinities", "spreadConstraints"];
 function stringList(r: Reader, key: string, v: unknown): string[] | undefined {
   if (v === undefined) return undefined;
   if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x.length === 0)) {
-    r.problems.add(key, v, "must be a list of names, e.g. [\"ikoclone\"]");
+    r.problems.add(key, v, 'must be a list of names, e.g. ["ikoclone"]');
     return undefined;
   }
   return v as string[];
@@ -26,17 +35,28 @@ export function readLabels(r: Reader, key: string, v: unknown): Record<string, s
   let ok = true;
   for (const [k, value] of Object.entries(v as Record<string, string>)) {
     const keyProblem = checkLabelKey(k);
-    if (keyProblem) { r.problems.add(`${key}[${JSON.stringify(k)}]`, k, keyProblem); ok = false; continue; }
+    if (keyProblem) {
+      r.problems.add(`${key}[${JSON.stringify(k)}]`, k, keyProblem);
+      ok = false;
+      continue;
+    }
     const valueProblem = checkLabelValue(k, value);
-    if (valueProblem) { r.problems.add(`${key}.${k}`, value, valueProblem); ok = false; }
+    if (valueProblem) {
+      r.problems.add(`${key}.${k}`, value, valueProblem);
+      ok = false;
+    }
   }
-  return ok ? v as Record<string, string> : undefined;
+  return ok ? (v as Record<string, string>) : undefined;
 }
 
 function readExpressions(r: Reader, key: string, v: unknown): LabelExpression[] | undefined {
   if (v === undefined) return undefined;
   if (!Array.isArray(v) || v.length === 0) {
-    r.problems.add(key, v, "must be a non-empty list of {key, operator: In|NotIn|Exists|DoesNotExist, values}, e.g. [{key: region, operator: In, values: [a, c]}]");
+    r.problems.add(
+      key,
+      v,
+      "must be a non-empty list of {key, operator: In|NotIn|Exists|DoesNotExist, values}, e.g. [{key: region, operator: In, values: [a, c]}]",
+    );
     return undefined;
   }
   let ok = true;
@@ -49,7 +69,9 @@ function readExpressions(r: Reader, key: string, v: unknown): LabelExpression[] 
     if (problems.length > 0) ok = false;
     // checkExpression has judged the key, the operator and the values: this is only the copy.
     const operator = o.operator as LabelExpression["operator"];
-    return Array.isArray(o.values) ? { key: String(o.key), operator, values: o.values.map(String) } : { key: String(o.key), operator };
+    return Array.isArray(o.values)
+      ? { key: String(o.key), operator, values: o.values.map(String) }
+      : { key: String(o.key), operator };
   });
   return ok ? out : undefined;
 }
@@ -60,7 +82,11 @@ export function readTarget(r: Reader, key: string, obj: Raw, joined: string[] | 
   // One message per name: an unknown name, else one listed more than once.
   for (const n of new Set(clusterNames ?? [])) {
     if (joined !== undefined && !joined.includes(n)) {
-      r.problems.add(`${key}.clusterNames`, n, `is not a joined member of this fleet; use one of: ${joined.join(", ") || "(none joined)"}`);
+      r.problems.add(
+        `${key}.clusterNames`,
+        n,
+        `is not a joined member of this fleet; use one of: ${joined.join(", ") || "(none joined)"}`,
+      );
     } else if ((clusterNames ?? []).filter((x) => x === n).length > 1) {
       r.problems.add(`${key}.clusterNames`, clusterNames, `names ${n} more than once; list each member once`);
     }
@@ -88,10 +114,18 @@ export function readPlacement(r: Reader, key: string, raw: unknown, joined: stri
   const placement: Placement = { ...target };
   if (obj.affinities !== undefined) {
     if (!Array.isArray(obj.affinities) || obj.affinities.length === 0) {
-      r.problems.add(`${key}.affinities`, obj.affinities, "must be a non-empty list of {name, clusterNames|labels}, primary first");
+      r.problems.add(
+        `${key}.affinities`,
+        obj.affinities,
+        "must be a non-empty list of {name, clusterNames|labels}, primary first",
+      );
     } else {
       if (targetGiven(obj)) {
-        r.problems.add(`${key}.affinities`, "[...]", `is set together with ${key}.clusterNames/labels/matchExpressions/regions; use one of the two forms`);
+        r.problems.add(
+          `${key}.affinities`,
+          "[...]",
+          `is set together with ${key}.clusterNames/labels/matchExpressions/regions; use one of the two forms`,
+        );
       }
       placement.affinities = obj.affinities.map((a, i) => {
         const k = `${key}.affinities[${i}]`;
@@ -101,20 +135,37 @@ export function readPlacement(r: Reader, key: string, raw: unknown, joined: stri
       });
     }
   } else if (!targetGiven(obj)) {
-    r.problems.add(key, raw, "places the object nowhere; set clusterNames, labels, matchExpressions, regions or affinities");
+    r.problems.add(
+      key,
+      raw,
+      "places the object nowhere; set clusterNames, labels, matchExpressions, regions or affinities",
+    );
   }
   if (obj.spreadConstraints !== undefined) {
     if (!Array.isArray(obj.spreadConstraints)) {
-      r.problems.add(`${key}.spreadConstraints`, obj.spreadConstraints, "must be a list of {spreadByField, maxGroups, minGroups}");
+      r.problems.add(
+        `${key}.spreadConstraints`,
+        obj.spreadConstraints,
+        "must be a list of {spreadByField, maxGroups, minGroups}",
+      );
     } else {
       placement.spreadConstraints = obj.spreadConstraints.map((s, i): SpreadConstraint => {
         const k = `${key}.spreadConstraints[${i}]`;
         const o = r.object(k, s);
-        const spreadByField = r.oneOf(`${k}.spreadByField`, o.spreadByField, ["cluster", "region", "zone", "provider"] as const, "cluster");
+        const spreadByField = r.oneOf(
+          `${k}.spreadByField`,
+          o.spreadByField,
+          ["cluster", "region", "zone", "provider"] as const,
+          "cluster",
+        );
         const maxGroups = o.maxGroups === undefined ? undefined : r.integer(`${k}.maxGroups`, o.maxGroups, 1, 1, 100);
         const minGroups = o.minGroups === undefined ? undefined : r.integer(`${k}.minGroups`, o.minGroups, 1, 1, 100);
         if (maxGroups !== undefined && minGroups !== undefined && minGroups > maxGroups) {
-          r.problems.add(`${k}.minGroups`, minGroups, `is more than maxGroups (${maxGroups}); no placement can satisfy it`);
+          r.problems.add(
+            `${k}.minGroups`,
+            minGroups,
+            `is more than maxGroups (${maxGroups}); no placement can satisfy it`,
+          );
         }
         return { spreadByField, maxGroups, minGroups };
       });
@@ -123,7 +174,11 @@ export function readPlacement(r: Reader, key: string, raw: unknown, joined: stri
   return placement;
 }
 
-export interface OverrideConfig { name?: string; target: ClusterTarget; plaintext: PlaintextOverride[] }
+export interface OverrideConfig {
+  name?: string;
+  target: ClusterTarget;
+  plaintext: PlaintextOverride[];
+}
 
 export function readOverrides(r: Reader, key: string, raw: unknown, joined: string[]): OverrideConfig[] {
   if (raw === undefined) return [];
@@ -136,18 +191,25 @@ export function readOverrides(r: Reader, key: string, raw: unknown, joined: stri
     const obj = r.object(k, o);
     r.unknownKeys(k, obj, ["name", ...TARGET_KEYS, "plaintext"]);
     const target = readTarget(r, k, obj, joined);
-    if (!targetGiven(obj)) r.problems.add(k, o, "targets no member; set clusterNames, labels, matchExpressions or regions");
+    if (!targetGiven(obj))
+      r.problems.add(k, o, "targets no member; set clusterNames, labels, matchExpressions or regions");
     const plaintext: PlaintextOverride[] = [];
     if (!Array.isArray(obj.plaintext) || obj.plaintext.length === 0) {
-      r.problems.add(`${k}.plaintext`, obj.plaintext, "must be a non-empty list of {path: /spec/..., operator: add|remove|replace, value}");
+      r.problems.add(
+        `${k}.plaintext`,
+        obj.plaintext,
+        "must be a non-empty list of {path: /spec/..., operator: add|remove|replace, value}",
+      );
     } else {
       obj.plaintext.forEach((p, j) => {
         const pk = `${k}.plaintext[${j}]`;
         const po = r.object(pk, p);
         const path = r.string(`${pk}.path`, po.path, "") as string;
-        if (!path.startsWith("/")) r.problems.add(`${pk}.path`, po.path, "must be a JSON pointer such as /spec/storageClassName");
+        if (!path.startsWith("/"))
+          r.problems.add(`${pk}.path`, po.path, "must be a JSON pointer such as /spec/storageClassName");
         const operator = r.oneOf(`${pk}.operator`, po.operator, ["add", "remove", "replace"] as const, "replace");
-        if (operator !== "remove" && po.value === undefined) r.problems.add(`${pk}.value`, undefined, `is required for operator ${operator}`);
+        if (operator !== "remove" && po.value === undefined)
+          r.problems.add(`${pk}.value`, undefined, `is required for operator ${operator}`);
         plaintext.push({ path, operator, value: po.value });
       });
     }

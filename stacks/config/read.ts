@@ -26,7 +26,11 @@ export class Reader {
   object(key: string, v: unknown): Raw {
     if (v === undefined) return {};
     if (!isObject(v)) {
-      this.problems.add(key, v, "is not an object; set it with `pulumi config set --path` or as a YAML mapping in the stack file");
+      this.problems.add(
+        key,
+        v,
+        "is not an object; set it with `pulumi config set --path` or as a YAML mapping in the stack file",
+      );
       return {};
     }
     return v;
@@ -35,7 +39,8 @@ export class Reader {
   /** Reports keys of `obj` outside `known` (typos would otherwise be ignored silently). */
   unknownKeys(key: string, obj: Raw, known: string[]): void {
     for (const k of Object.keys(obj)) {
-      if (!known.includes(k)) this.problems.add(`${key}.${k}`, obj[k], `is not a known key; use one of: ${known.join(", ")}`);
+      if (!known.includes(k))
+        this.problems.add(`${key}.${k}`, obj[k], `is not a known key; use one of: ${known.join(", ")}`);
     }
   }
 

@@ -60,15 +60,36 @@ export function checkFleetStackName(name: string, currentStack?: string): string
   return undefined;
 }
 
-function readMember(r: Reader, raw: Raw, region: string, secretKeys: string[], referenced: Set<string>): RegionMemberConfig {
+function readMember(
+  r: Reader,
+  raw: Raw,
+  region: string,
+  secretKeys: string[],
+  referenced: Set<string>,
+): RegionMemberConfig {
   const key = "member";
-  if (raw.member === undefined) r.problems.add(key, undefined, `is required; describe this region's cluster, e.g. {name: iris-${region || "us-central1"}, source: gke}`);
+  if (raw.member === undefined)
+    r.problems.add(
+      key,
+      undefined,
+      `is required; describe this region's cluster, e.g. {name: iris-${region || "us-central1"}, source: gke}`,
+    );
   const obj = isObject(raw.member) ? raw.member : {};
-  const secretKey = obj.kubeconfigSecret === undefined ? undefined
-    : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-  const secretText = secretKey !== undefined && typeof raw[secretKey] === "string" ? raw[secretKey] as string : undefined;
-  const base = readCluster(r, key, raw.member, { name: region && !checkDns1123Label(region) ? region : "member", clusterId: 1 }, secretText,
-    secretKey ?? `${key}.kubeconfigSecret`, { extraKeys: MEMBER_EXTRA_KEYS, sources: ["kind", "kubeconfig", "gke"] });
+  const secretKey =
+    obj.kubeconfigSecret === undefined
+      ? undefined
+      : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
+  const secretText =
+    secretKey !== undefined && typeof raw[secretKey] === "string" ? (raw[secretKey] as string) : undefined;
+  const base = readCluster(
+    r,
+    key,
+    raw.member,
+    { name: region && !checkDns1123Label(region) ? region : "member", clusterId: 1 },
+    secretText,
+    secretKey ?? `${key}.kubeconfigSecret`,
+    { extraKeys: MEMBER_EXTRA_KEYS, sources: ["kind", "kubeconfig", "gke"] },
+  );
   r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
   let gke: RegionMemberConfig["gke"];
   if (base.source === "gke") {
@@ -76,16 +97,25 @@ function readMember(r: Reader, raw: Raw, region: string, secretKeys: string[], r
     r.unknownKeys(`${key}.gke`, g, ["project", "location", "nodeCount", "machineType", "deletionProtection"]);
     const location = r.string(`${key}.gke.location`, g.location, region) as string;
     if (region && location !== region && !location.startsWith(`${region}-`)) {
-      r.problems.add(`${key}.gke.location`, location, `is outside region ${region}; use the region itself (${region}, a regional cluster) or one of its zones (${region}-a)`);
+      r.problems.add(
+        `${key}.gke.location`,
+        location,
+        `is outside region ${region}; use the region itself (${region}, a regional cluster) or one of its zones (${region}-a)`,
+      );
     }
     gke = {
-      project: r.string(`${key}.gke.project`, g.project), location,
+      project: r.string(`${key}.gke.project`, g.project),
+      location,
       nodeCount: r.integer(`${key}.gke.nodeCount`, g.nodeCount, 1, 1, 100),
       machineType: r.string(`${key}.gke.machineType`, g.machineType, "e2-standard-4") as string,
       deletionProtection: r.boolean(`${key}.gke.deletionProtection`, g.deletionProtection, true),
     };
   } else if (obj.gke !== undefined) {
-    r.problems.add(`${key}.gke`, obj.gke, `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`);
+    r.problems.add(
+      `${key}.gke`,
+      obj.gke,
+      `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`,
+    );
   }
   const labels = readLabels(r, `${key}.labels`, obj.labels);
   return {
@@ -107,17 +137,32 @@ export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], curren
   const referenced = new Set<string>();
   const fleetStack = r.string("fleetStack", raw.fleetStack);
   if (fleetStack === undefined) {
-    if (raw.fleetStack === undefined) problems.add("fleetStack", undefined, "is required; name the fleet stack whose Karmada this region joins, e.g. dr-fleet (`pulumi up` it first)");
+    if (raw.fleetStack === undefined)
+      problems.add(
+        "fleetStack",
+        undefined,
+        "is required; name the fleet stack whose Karmada this region joins, e.g. dr-fleet (`pulumi up` it first)",
+      );
   } else {
     const p = checkFleetStackName(fleetStack, currentStack);
     if (p) problems.add("fleetStack", fleetStack, p);
   }
   const region = r.string("region", raw.region) ?? "";
-  if (raw.region === undefined) problems.add("region", undefined, "is required; the region of this stack's member, e.g. us-central1 (placements select it)");
-  else if (region && checkDns1123Label(region)) problems.add("region", region, "is not a region name; use lowercase letters, digits and '-', e.g. us-central1");
+  if (raw.region === undefined)
+    problems.add(
+      "region",
+      undefined,
+      "is required; the region of this stack's member, e.g. us-central1 (placements select it)",
+    );
+  else if (region && checkDns1123Label(region))
+    problems.add("region", region, "is not a region name; use lowercase letters, digits and '-', e.g. us-central1");
   let zones: string[] | undefined;
   if (raw.zones !== undefined) {
-    if (!Array.isArray(raw.zones) || raw.zones.length === 0 || raw.zones.some((z) => typeof z !== "string" || z.length === 0)) {
+    if (
+      !Array.isArray(raw.zones) ||
+      raw.zones.length === 0 ||
+      raw.zones.some((z) => typeof z !== "string" || z.length === 0)
+    ) {
       problems.add("zones", raw.zones, `must be a non-empty list of zone names, e.g. [${region || "us-central1"}-a]`);
     } else {
       zones = raw.zones as string[];
@@ -126,20 +171,43 @@ export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], curren
   const member = readMember(r, raw, region, secretKeys, referenced);
   if (member.source === "gke" && region) {
     for (const z of zones ?? []) {
-      if (!z.startsWith(`${region}-`)) problems.add("zones", z, `is not a zone of region ${region}; GKE zones are <region>-<letter>, e.g. ${region}-a`);
+      if (!z.startsWith(`${region}-`))
+        problems.add(
+          "zones",
+          z,
+          `is not a zone of region ${region}; GKE zones are <region>-<letter>, e.g. ${region}-a`,
+        );
     }
   }
   const iko = member.iko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;
   const crdManifestPath = iko?.crdManifestPath;
   if (crdManifestPath === undefined) {
-    problems.add("iko.crdManifestPath", undefined, "is required: Karmada places IrisClusters only on members that serve the CRD; point it at the CRD's YAML");
+    problems.add(
+      "iko.crdManifestPath",
+      undefined,
+      "is required: Karmada places IrisClusters only on members that serve the CRD; point it at the CRD's YAML",
+    );
   }
   for (const key of Object.keys(raw)) {
     if (!REGION_KEYS.includes(key) && !referenced.has(key)) {
-      problems.add(key, raw[key], `is not a known key; use one of: ${REGION_KEYS.join(", ")} (or a secret key that member.kubeconfigSecret names)`, { secret: secretKeys.includes(`${PROJECT}:${key}`) });
+      problems.add(
+        key,
+        raw[key],
+        `is not a known key; use one of: ${REGION_KEYS.join(", ")} (or a secret key that member.kubeconfigSecret names)`,
+        { secret: secretKeys.includes(`${PROJECT}:${key}`) },
+      );
     }
   }
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
   problems.throwIfAny();
-  return { program: "region", fleetStack: fleetStack as string, region, zones, member, iko, crdManifestPath, ...(registryMirror ? { registryMirror } : {}) };
+  return {
+    program: "region",
+    fleetStack: fleetStack as string,
+    region,
+    zones,
+    member,
+    iko,
+    crdManifestPath,
+    ...(registryMirror ? { registryMirror } : {}),
+  };
 }

@@ -3,7 +3,17 @@
  * IrisCluster's `tls` (which IRIS components get the fleet's certificate in `spec.tls`).
  */
 import { checkDns1123Label, checkDns1123Subdomain } from "../../components/names";
-import { CA_DEFAULTS, CA_KEY_BITS, CERT_MANAGER_CHART_VERSION, CERT_MANAGER_NAMESPACE, FLEET_CA_NAME, ResolvedCaOptions, TLS_COMPONENTS, TlsComponent, checkSuppliedCa } from "../../components/tls";
+import {
+  CA_DEFAULTS,
+  CA_KEY_BITS,
+  CERT_MANAGER_CHART_VERSION,
+  CERT_MANAGER_NAMESPACE,
+  FLEET_CA_NAME,
+  ResolvedCaOptions,
+  TLS_COMPONENTS,
+  TlsComponent,
+  checkSuppliedCa,
+} from "../../components/tls";
 import { Placement } from "../../components/karmada";
 import { Raw, Reader, isObject } from "./read";
 import { PROJECT } from "./wfh";
@@ -27,7 +37,17 @@ export interface FleetTlsConfig {
   caSecretName: string;
 }
 
-export const FLEET_TLS_KEYS = ["members", "components", "ca", "installCertManager", "certManagerVersion", "namespace", "createNamespace", "issuerName", "caSecretName"];
+export const FLEET_TLS_KEYS = [
+  "members",
+  "components",
+  "ca",
+  "installCertManager",
+  "certManagerVersion",
+  "namespace",
+  "createNamespace",
+  "issuerName",
+  "caSecretName",
+];
 const GENERATE_KEYS = ["commonName", "organization", "validityDays", "keyBits", "generation"];
 const SUPPLIED_KEYS = ["certificateConfig", "keyConfig"];
 /** A pinned chart version: x.y.z with an optional v and pre-release, no ranges, no "latest". */
@@ -50,12 +70,17 @@ function readComponents(r: Reader, key: string, v: unknown, fallback: TlsCompone
   if (v === undefined) return fallback;
   const list = Array.isArray(v) ? v : null;
   if (list === null || list.length === 0) {
-    r.problems.add(key, v, `must be a non-empty list of IRIS components from: ${TLS_COMPONENTS.join(", ")}, e.g. [mirror]`);
+    r.problems.add(
+      key,
+      v,
+      `must be a non-empty list of IRIS components from: ${TLS_COMPONENTS.join(", ")}, e.g. [mirror]`,
+    );
     return fallback;
   }
   const out: TlsComponent[] = [];
   list.forEach((c) => {
-    if (!(TLS_COMPONENTS as readonly unknown[]).includes(c)) r.problems.add(key, c, `is not an IRIS TLS component; use some of: ${TLS_COMPONENTS.join(", ")}`);
+    if (!(TLS_COMPONENTS as readonly unknown[]).includes(c))
+      r.problems.add(key, c, `is not an IRIS TLS component; use some of: ${TLS_COMPONENTS.join(", ")}`);
     else if (out.includes(c as TlsComponent)) r.problems.add(key, c, "is listed twice; list each component once");
     else out.push(c as TlsComponent);
   });
@@ -63,7 +88,14 @@ function readComponents(r: Reader, key: string, v: unknown, fallback: TlsCompone
 }
 
 /** Names a config key holding PEM text; returns the key and its value when it is a string. */
-function readPemRef(r: Reader, key: string, v: unknown, ctx: TlsContext, mustBeSecret: boolean, what: string): { name?: string; text?: string } {
+function readPemRef(
+  r: Reader,
+  key: string,
+  v: unknown,
+  ctx: TlsContext,
+  mustBeSecret: boolean,
+  what: string,
+): { name?: string; text?: string } {
   const name = r.string(key, v);
   if (name === undefined) return {};
   ctx.referenced.add(name);
@@ -75,7 +107,11 @@ function readPemRef(r: Reader, key: string, v: unknown, ctx: TlsContext, mustBeS
     return { name };
   }
   if (mustBeSecret && !secret) {
-    r.problems.add(key, name, `names config key ${PROJECT}:${name}, which is not a secret; set it again with \`${how}\``);
+    r.problems.add(
+      key,
+      name,
+      `names config key ${PROJECT}:${name}, which is not a secret; set it again with \`${how}\``,
+    );
     return { name };
   }
   if (typeof value !== "string") {
@@ -91,31 +127,86 @@ function readCa(r: Reader, rawCa: unknown, ctx: TlsContext): FleetCaConfig {
   r.unknownKeys(key, ca, [...GENERATE_KEYS, ...SUPPLIED_KEYS]);
   if (ca.certificateConfig !== undefined || ca.keyConfig !== undefined) {
     for (const k of GENERATE_KEYS) {
-      if (ca[k] !== undefined) r.problems.add(`${key}.${k}`, ca[k], "only applies to a generated CA; remove it, or remove certificateConfig and keyConfig to generate the CA");
+      if (ca[k] !== undefined)
+        r.problems.add(
+          `${key}.${k}`,
+          ca[k],
+          "only applies to a generated CA; remove it, or remove certificateConfig and keyConfig to generate the CA",
+        );
     }
-    if (ca.certificateConfig === undefined) r.problems.add(`${key}.certificateConfig`, undefined, "is required with keyConfig; name the config key holding the CA certificate (PEM)");
-    if (ca.keyConfig === undefined) r.problems.add(`${key}.keyConfig`, undefined, "is required with certificateConfig; name the secret config key holding the CA private key (PEM)");
-    const cert = ca.certificateConfig === undefined ? {} : readPemRef(r, `${key}.certificateConfig`, ca.certificateConfig, ctx, false, "ca-certificate");
+    if (ca.certificateConfig === undefined)
+      r.problems.add(
+        `${key}.certificateConfig`,
+        undefined,
+        "is required with keyConfig; name the config key holding the CA certificate (PEM)",
+      );
+    if (ca.keyConfig === undefined)
+      r.problems.add(
+        `${key}.keyConfig`,
+        undefined,
+        "is required with certificateConfig; name the secret config key holding the CA private key (PEM)",
+      );
+    const cert =
+      ca.certificateConfig === undefined
+        ? {}
+        : readPemRef(r, `${key}.certificateConfig`, ca.certificateConfig, ctx, false, "ca-certificate");
     const k = ca.keyConfig === undefined ? {} : readPemRef(r, `${key}.keyConfig`, ca.keyConfig, ctx, true, "ca-key");
     if (cert.text !== undefined && k.text !== undefined && cert.name !== undefined && k.name !== undefined) {
       const problems = checkSuppliedCa(cert.text, k.text);
-      if (problems.cert) r.problems.add(`${key}.certificateConfig`, cert.name, `names a certificate that ${problems.cert}`);
+      if (problems.cert)
+        r.problems.add(`${key}.certificateConfig`, cert.name, `names a certificate that ${problems.cert}`);
       if (problems.key) r.problems.add(`${key}.keyConfig`, k.name, `names a key that ${problems.key}`);
     }
     return { source: "config", certificateConfig: cert.name ?? "", keyConfig: k.name ?? "" };
   }
   const commonName = r.string(`${key}.commonName`, ca.commonName, CA_DEFAULTS.commonName) as string;
-  if (commonName.length > 64) r.problems.add(`${key}.commonName`, commonName, `is ${commonName.length} characters; an X.509 common name has at most 64`);
+  if (commonName.length > 64)
+    r.problems.add(
+      `${key}.commonName`,
+      commonName,
+      `is ${commonName.length} characters; an X.509 common name has at most 64`,
+    );
   const organization = r.string(`${key}.organization`, ca.organization, CA_DEFAULTS.organization) as string;
-  if (organization.length > 64) r.problems.add(`${key}.organization`, organization, `is ${organization.length} characters; an X.509 organization has at most 64`);
-  const keyBits = ca.keyBits === undefined ? CA_DEFAULTS.keyBits : (CA_KEY_BITS as readonly unknown[]).includes(ca.keyBits) ? ca.keyBits as number : null;
-  if (keyBits === null) r.problems.add(`${key}.keyBits`, ca.keyBits, `is not a supported RSA key size; use one of: ${CA_KEY_BITS.join(", ")}`);
+  if (organization.length > 64)
+    r.problems.add(
+      `${key}.organization`,
+      organization,
+      `is ${organization.length} characters; an X.509 organization has at most 64`,
+    );
+  const keyBits =
+    ca.keyBits === undefined
+      ? CA_DEFAULTS.keyBits
+      : (CA_KEY_BITS as readonly unknown[]).includes(ca.keyBits)
+        ? (ca.keyBits as number)
+        : null;
+  if (keyBits === null)
+    r.problems.add(
+      `${key}.keyBits`,
+      ca.keyBits,
+      `is not a supported RSA key size; use one of: ${CA_KEY_BITS.join(", ")}`,
+    );
   return {
     source: "generate",
     options: {
-      commonName, organization, keyBits: keyBits ?? CA_DEFAULTS.keyBits,
-      validityDays: r.integer(`${key}.validityDays`, ca.validityDays, CA_DEFAULTS.validityDays, 1, 36500, " (days the CA is valid)"),
-      generation: r.integer(`${key}.generation`, ca.generation, CA_DEFAULTS.generation, 1, 1_000_000, " (raise it by one to generate a new CA)"),
+      commonName,
+      organization,
+      keyBits: keyBits ?? CA_DEFAULTS.keyBits,
+      validityDays: r.integer(
+        `${key}.validityDays`,
+        ca.validityDays,
+        CA_DEFAULTS.validityDays,
+        1,
+        36500,
+        " (days the CA is valid)",
+      ),
+      generation: r.integer(
+        `${key}.generation`,
+        ca.generation,
+        CA_DEFAULTS.generation,
+        1,
+        1_000_000,
+        " (raise it by one to generate a new CA)",
+      ),
     },
   };
 }
@@ -130,29 +221,54 @@ export function readFleetTls(r: Reader, raw: unknown, ctx: TlsContext): FleetTls
   if (obj.members !== undefined) {
     if (!Array.isArray(obj.members) || obj.members.some((m) => typeof m !== "string")) {
       // Reported once here; the joined members stand in, so placements are not reported again.
-      r.problems.add(`${key}.members`, obj.members, `must be a list of this stack's cluster names, e.g. [${ctx.joined.join(", ") || "ikoclone"}]`);
+      r.problems.add(
+        `${key}.members`,
+        obj.members,
+        `must be a list of this stack's cluster names, e.g. [${ctx.joined.join(", ") || "ikoclone"}]`,
+      );
     } else {
       members = [];
       for (const m of obj.members as string[]) {
-        if (!ctx.clusters.includes(m)) r.problems.add(`${key}.members`, m, `is not one of this stack's clusters (${ctx.clusters.join(", ")})`);
+        if (!ctx.clusters.includes(m))
+          r.problems.add(`${key}.members`, m, `is not one of this stack's clusters (${ctx.clusters.join(", ")})`);
         else if (members.includes(m)) r.problems.add(`${key}.members`, m, "is listed twice; list each cluster once");
         else members.push(m);
       }
     }
   }
   if (members.length === 0 && (obj.members === undefined || (Array.isArray(obj.members) && obj.members.length === 0))) {
-    r.problems.add(`${key}.members`, obj.members ?? [], "is empty (no member is joined and none is listed); list the clusters that issue certificates, e.g. [ikoclone]");
+    r.problems.add(
+      `${key}.members`,
+      obj.members ?? [],
+      "is empty (no member is joined and none is listed); list the clusters that issue certificates, e.g. [ikoclone]",
+    );
   }
   const installCertManager = r.boolean(`${key}.installCertManager`, obj.installCertManager, true);
-  const certManagerVersion = r.string(`${key}.certManagerVersion`, obj.certManagerVersion, CERT_MANAGER_CHART_VERSION) as string;
-  if (!PINNED_VERSION.test(certManagerVersion)) r.problems.add(`${key}.certManagerVersion`, certManagerVersion, `must be a pinned chart version such as ${CERT_MANAGER_CHART_VERSION} (no range, no "latest")`);
-  else if (obj.certManagerVersion !== undefined && !installCertManager) r.problems.add(`${key}.certManagerVersion`, certManagerVersion, "is set but installCertManager is false, so nothing installs it; remove it or set installCertManager: true");
+  const certManagerVersion = r.string(
+    `${key}.certManagerVersion`,
+    obj.certManagerVersion,
+    CERT_MANAGER_CHART_VERSION,
+  ) as string;
+  if (!PINNED_VERSION.test(certManagerVersion))
+    r.problems.add(
+      `${key}.certManagerVersion`,
+      certManagerVersion,
+      `must be a pinned chart version such as ${CERT_MANAGER_CHART_VERSION} (no range, no "latest")`,
+    );
+  else if (obj.certManagerVersion !== undefined && !installCertManager)
+    r.problems.add(
+      `${key}.certManagerVersion`,
+      certManagerVersion,
+      "is set but installCertManager is false, so nothing installs it; remove it or set installCertManager: true",
+    );
   const namespace = r.string(`${key}.namespace`, obj.namespace, CERT_MANAGER_NAMESPACE) as string;
-  if (checkDns1123Label(namespace)) r.problems.add(`${key}.namespace`, namespace, checkDns1123Label(namespace) as string);
+  if (checkDns1123Label(namespace))
+    r.problems.add(`${key}.namespace`, namespace, checkDns1123Label(namespace) as string);
   const names: Record<string, string> = {};
   for (const k of ["issuerName", "caSecretName"]) {
     names[k] = r.string(`${key}.${k}`, obj[k], FLEET_CA_NAME) as string;
-    if (checkDns1123Subdomain(names[k])) r.problems.add(`${key}.${k}`, names[k], checkDns1123Subdomain(names[k]) as string);
+    if (checkDns1123Subdomain(names[k]))
+      r.problems.add(`${key}.${k}`, names[k], checkDns1123Subdomain(names[k]) as string);
   }
   return {
     members,
@@ -172,27 +288,52 @@ export function readFleetTls(r: Reader, raw: unknown, ctx: TlsContext): FleetTls
  * components; `false` or unset: none). It needs `fleetTls`, excludes a hand-written `spec.tls`,
  * and every member its placement names must be a fleetTls member (only they hold its certificate).
  */
-export function readIrisTls(r: Reader, key: string, entry: Raw, placement: Placement, fleetTls: FleetTlsConfig | undefined): TlsComponent[] | undefined {
+export function readIrisTls(
+  r: Reader,
+  key: string,
+  entry: Raw,
+  placement: Placement,
+  fleetTls: FleetTlsConfig | undefined,
+): TlsComponent[] | undefined {
   const v = entry.tls;
   if (v === undefined || v === false) return undefined;
   let components: TlsComponent[] | undefined;
   if (v === true) components = fleetTls?.components;
   else if (Array.isArray(v)) components = readComponents(r, `${key}.tls`, v, []);
   else {
-    r.problems.add(`${key}.tls`, v, `must be true, false or a list of IRIS components from: ${TLS_COMPONENTS.join(", ")}`);
+    r.problems.add(
+      `${key}.tls`,
+      v,
+      `must be true, false or a list of IRIS components from: ${TLS_COMPONENTS.join(", ")}`,
+    );
     return undefined;
   }
   if (fleetTls === undefined) {
-    r.problems.add(`${key}.tls`, v, `needs ${PROJECT}:fleetTls, which is not set; set it (e.g. \`pulumi config set --path fleetTls.installCertManager true\`) to issue certificates from a fleet CA`);
+    r.problems.add(
+      `${key}.tls`,
+      v,
+      `needs ${PROJECT}:fleetTls, which is not set; set it (e.g. \`pulumi config set --path fleetTls.installCertManager true\`) to issue certificates from a fleet CA`,
+    );
     return undefined;
   }
   if (isObject(entry.spec) && entry.spec.tls !== undefined) {
-    r.problems.add(`${key}.spec.tls`, entry.spec.tls, `is set together with ${key}.tls; remove one (tls fills spec.tls from the fleet CA's certificate)`);
+    r.problems.add(
+      `${key}.spec.tls`,
+      entry.spec.tls,
+      `is set together with ${key}.tls; remove one (tls fills spec.tls from the fleet CA's certificate)`,
+    );
   }
-  const named = [...(placement.clusterNames ?? []), ...(placement.affinities ?? []).flatMap((a) => a.clusterNames ?? [])];
+  const named = [
+    ...(placement.clusterNames ?? []),
+    ...(placement.affinities ?? []).flatMap((a) => a.clusterNames ?? []),
+  ];
   for (const n of [...new Set(named)]) {
     if (!fleetTls.members.includes(n)) {
-      r.problems.add(`${key}.placement`, n, `is not a fleetTls member, so it holds no certificate for this IrisCluster; add it to fleetTls.members (${fleetTls.members.join(", ")})`);
+      r.problems.add(
+        `${key}.placement`,
+        n,
+        `is not a fleetTls member, so it holds no certificate for this IrisCluster; add it to fleetTls.members (${fleetTls.members.join(", ")})`,
+      );
     }
   }
   return components;

@@ -11,7 +11,7 @@ import { Raw, Reader } from "./read";
 
 export const PROJECT = "iko-plus";
 export const PROGRAMS = ["wfh", "fleet", "region"] as const;
-export type ProgramName = typeof PROGRAMS[number];
+export type ProgramName = (typeof PROGRAMS)[number];
 
 export interface WfhConfig {
   program: "wfh";
@@ -26,7 +26,17 @@ export interface WfhConfig {
 }
 
 /** Every key the project reads (without the `iko-plus:` prefix). */
-export const KNOWN_KEYS = ["program", "home", "work", "iko", "irisClusters", "homeKubeconfig", "workKubeconfig", "registryMirror", "mesh"];
+export const KNOWN_KEYS = [
+  "program",
+  "home",
+  "work",
+  "iko",
+  "irisClusters",
+  "homeKubeconfig",
+  "workKubeconfig",
+  "registryMirror",
+  "mesh",
+];
 
 /**
  * Validates the raw config of a wfh stack (keys without the project prefix; secret values in
@@ -36,17 +46,42 @@ export function validateWfhConfig(raw: Raw): WfhConfig {
   const problems = new Problems(PROJECT);
   const r = new Reader(problems);
   for (const k of Object.keys(raw)) {
-    if (!KNOWN_KEYS.includes(k)) problems.add(k, raw[k], `is not a known key; use one of: ${KNOWN_KEYS.join(", ")}`, { secret: k.toLowerCase().includes("kubeconfig") });
+    if (!KNOWN_KEYS.includes(k))
+      problems.add(k, raw[k], `is not a known key; use one of: ${KNOWN_KEYS.join(", ")}`, {
+        secret: k.toLowerCase().includes("kubeconfig"),
+      });
   }
   r.oneOf("program", raw.program, PROGRAMS, "wfh");
-  const secret = (k: string) => (typeof raw[k] === "string" ? raw[k] as string : undefined);
-  const home = readCluster(r, "home", raw.home, { name: "ikohome", clusterId: 1 }, secret("homeKubeconfig"), "homeKubeconfig");
-  const work = readCluster(r, "work", raw.work, { name: "ikowork", clusterId: 2 }, secret("workKubeconfig"), "workKubeconfig");
+  const secret = (k: string) => (typeof raw[k] === "string" ? (raw[k] as string) : undefined);
+  const home = readCluster(
+    r,
+    "home",
+    raw.home,
+    { name: "ikohome", clusterId: 1 },
+    secret("homeKubeconfig"),
+    "homeKubeconfig",
+  );
+  const work = readCluster(
+    r,
+    "work",
+    raw.work,
+    { name: "ikowork", clusterId: 2 },
+    secret("workKubeconfig"),
+    "workKubeconfig",
+  );
   checkClusterSet(r, [home, work]);
   const iko = readIko(r, raw.iko, true);
   const irisClusters = readIrisClusters(r, raw.irisClusters);
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
   const mesh = readMesh(r, raw.mesh, [home, work]);
   problems.throwIfAny();
-  return { program: "wfh", home, work, iko, irisClusters, ...(registryMirror ? { registryMirror } : {}), ...(mesh ? { mesh } : {}) };
+  return {
+    program: "wfh",
+    home,
+    work,
+    iko,
+    irisClusters,
+    ...(registryMirror ? { registryMirror } : {}),
+    ...(mesh ? { mesh } : {}),
+  };
 }

@@ -32,7 +32,8 @@ const env = tierEnv();
 /** A Service, global across the mesh; `selector` app label. */
 function globalService(name: string, port: number): Record<string, unknown> {
   return {
-    apiVersion: "v1", kind: "Service",
+    apiVersion: "v1",
+    kind: "Service",
     metadata: { name, namespace: NS, annotations: { "service.cilium.io/global": "true" } },
     spec: { type: "ClusterIP", selector: { app: name }, ports: [{ name: "p", port, targetPort: port }] },
   };
@@ -41,13 +42,18 @@ function globalService(name: string, port: number): Record<string, unknown> {
 /** A pod of the IRIS stand-in (superserver 1972, web 52773) with a probe container beside it. */
 function standinPod(name: string, app: string, image: string): Record<string, unknown> {
   return {
-    apiVersion: "v1", kind: "Pod",
+    apiVersion: "v1",
+    kind: "Pod",
     metadata: { name, namespace: NS, labels: { app } },
     spec: {
       terminationGracePeriodSeconds: 1,
       containers: [
-        { name: "iris", image, ports: [{ containerPort: 1972 }, { containerPort: 52773 }],
-          readinessProbe: { tcpSocket: { port: 1972 }, periodSeconds: 2 } },
+        {
+          name: "iris",
+          image,
+          ports: [{ containerPort: 1972 }, { containerPort: 52773 }],
+          readinessProbe: { tcpSocket: { port: 1972 }, periodSeconds: 2 },
+        },
         { name: "probe", image: AGENT_IMAGE, imagePullPolicy: "IfNotPresent", command: ["sleep", "infinity"] },
       ],
     },
@@ -66,24 +72,57 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
   let tmp = "";
   let upReturned = 0;
   const kind = (...args: string[]) => sh(env.KIND_BIN, args);
-  const kubectl = (cluster: string, args: string[], input?: string) => sh(env.KUBECTL_BIN, ["--kubeconfig", kubeconfigFiles[cluster], ...args], { input });
+  const kubectl = (cluster: string, args: string[], input?: string) =>
+    sh(env.KUBECTL_BIN, ["--kubeconfig", kubeconfigFiles[cluster], ...args], { input });
   /** One TCP exchange from a container: the first line answered, or undefined. */
   const ask = (cluster: string, pod: string, host: string, port: number, http: boolean) => {
     const send = http ? "printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && tail -n 1 <&3" : "head -n 1 <&3";
-    const res = kubectl(cluster, ["-n", NS, "exec", pod, "-c", "probe", "--", "timeout", "4", "bash", "-c", `exec 3<>/dev/tcp/${host}/${port} && ${send}`]);
+    const res = kubectl(cluster, [
+      "-n",
+      NS,
+      "exec",
+      pod,
+      "-c",
+      "probe",
+      "--",
+      "timeout",
+      "4",
+      "bash",
+      "-c",
+      `exec 3<>/dev/tcp/${host}/${port} && ${send}`,
+    ]);
     return res.code === 0 && res.stdout.trim() !== "" ? res.stdout.trim() : undefined;
   };
   const agent = async (cluster: string) =>
-    (await clients[cluster].core.listNamespacedPod({ namespace: "kube-system", labelSelector: "k8s-app=cilium" })).items[0].metadata?.name as string;
+    (await clients[cluster].core.listNamespacedPod({ namespace: "kube-system", labelSelector: "k8s-app=cilium" }))
+      .items[0].metadata?.name as string;
 
   before(async () => {
     for (const name of [A, B]) kind("delete", "cluster", "--name", name);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-mesh-test-"));
     const chartPath = ciliumChartDir();
     const config = kindWfhConfig(A, B, "unused", env);
-    const cilium = (clusterId: number) => ({ enabled: true, clusterId, chartPath, moduleImages: true, dropCapabilities: hostLacksCapabilities() });
-    config["iko-plus:home"] = { ...(config["iko-plus:home"] as object), workers: 0, podSubnet: "10.245.0.0/16", serviceSubnet: "10.97.0.0/16", cilium: cilium(21) };
-    config["iko-plus:work"] = { ...(config["iko-plus:work"] as object), workers: 0, podSubnet: "10.246.0.0/16", serviceSubnet: "10.98.0.0/16", cilium: cilium(22) };
+    const cilium = (clusterId: number) => ({
+      enabled: true,
+      clusterId,
+      chartPath,
+      moduleImages: true,
+      dropCapabilities: hostLacksCapabilities(),
+    });
+    config["iko-plus:home"] = {
+      ...(config["iko-plus:home"] as object),
+      workers: 0,
+      podSubnet: "10.245.0.0/16",
+      serviceSubnet: "10.97.0.0/16",
+      cilium: cilium(21),
+    };
+    config["iko-plus:work"] = {
+      ...(config["iko-plus:work"] as object),
+      workers: 0,
+      podSubnet: "10.246.0.0/16",
+      serviceSubnet: "10.98.0.0/16",
+      cilium: cilium(22),
+    };
     config["iko-plus:irisClusters"] = [];
     config["iko-plus:mesh"] = { clusters: [A, B] };
     stack = new LabStack(cli, STACK, "Pulumi.dev.yaml", config);
@@ -105,7 +144,10 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
     await stack.up();
     upReturned = Date.now();
     console.log(`      up (two clusters, Cilium with the mesh, IKO): ${((upReturned - start) / 1000).toFixed(0)} s`);
-    for (const [name, key] of [[A, "homeKubeconfig"], [B, "workKubeconfig"]] as const) {
+    for (const [name, key] of [
+      [A, "homeKubeconfig"],
+      [B, "workKubeconfig"],
+    ] as const) {
       const text = await stack.output(key);
       clients[name] = clientsFromText(text);
       kubeconfigFiles[name] = path.join(tmp, `${name}.kubeconfig`);
@@ -113,32 +155,64 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
     }
     const meshOut = JSON.parse(await stack.output("clusterMesh")) as { members: string[]; caCertificate: string };
     assert.deepStrictEqual(meshOut.members, [A, B]);
-    for (const [name, peer] of [[A, B], [B, A]]) {
+    for (const [name, peer] of [
+      [A, B],
+      [B, A],
+    ]) {
       const c = clients[name];
       const svc = await c.core.readNamespacedService({ name: "clustermesh-apiserver", namespace: "kube-system" });
-      assert.deepStrictEqual([svc.spec?.type, svc.spec?.ports?.[0].port, svc.spec?.ports?.[0].nodePort], ["NodePort", 2379, 32379]);
+      assert.deepStrictEqual(
+        [svc.spec?.type, svc.spec?.ports?.[0].port, svc.spec?.ports?.[0].nodePort],
+        ["NodePort", 2379, 32379],
+      );
       const secrets = (await c.core.listNamespacedSecret({ namespace: "kube-system" })).items;
       const byName = new Map(secrets.map((s) => [s.metadata?.name, s]));
       for (const kind of ["server", "admin", "local", "remote"]) {
         const s = byName.get(`clustermesh-apiserver-${kind}-cert`);
         assert.strictEqual(s?.type, "kubernetes.io/tls", `${name}: ${kind} certificate Secret`);
         assert.strictEqual(s?.metadata?.labels?.["app.kubernetes.io/managed-by"], "iko-plus");
-        assert.strictEqual(Buffer.from(s?.data?.["ca.crt"] ?? "", "base64").toString(), meshOut.caCertificate, `${name}: ${kind} carries the mesh CA`);
+        assert.strictEqual(
+          Buffer.from(s?.data?.["ca.crt"] ?? "", "base64").toString(),
+          meshOut.caCertificate,
+          `${name}: ${kind} carries the mesh CA`,
+        );
       }
       const mesh = byName.get("cilium-clustermesh");
       const peerCfg = Buffer.from(mesh?.data?.[peer] ?? "", "base64").toString();
-      assert.match(peerCfg, /clustermesh-apiserver\.kube-system\.svc:2379/, `${name}: agents reach ${peer} through the local KVStoreMesh`);
+      assert.match(
+        peerCfg,
+        /clustermesh-apiserver\.kube-system\.svc:2379/,
+        `${name}: agents reach ${peer} through the local KVStoreMesh`,
+      );
       const kvs = Buffer.from(byName.get("cilium-kvstoremesh")?.data?.[peer] ?? "", "base64").toString();
-      assert.match(kvs, new RegExp(`https://${peer}-control-plane:32379`), `${name}: KVStoreMesh reaches ${peer} at its NodePort on the kind network`);
+      assert.match(
+        kvs,
+        new RegExp(`https://${peer}-control-plane:32379`),
+        `${name}: KVStoreMesh reaches ${peer} at its NodePort on the kind network`,
+      );
       // The chart's own cilium-ca (Hubble's, generated by Helm) is not the mesh CA: its key stays in the stack.
-      assert.notStrictEqual(Buffer.from(byName.get("cilium-ca")?.data?.["ca.crt"] ?? "", "base64").toString(), meshOut.caCertificate, `${name}: no mesh CA key in the cluster`);
+      assert.notStrictEqual(
+        Buffer.from(byName.get("cilium-ca")?.data?.["ca.crt"] ?? "", "base64").toString(),
+        meshOut.caCertificate,
+        `${name}: no mesh CA key in the cluster`,
+      );
     }
     // Mesh convergence: both agents see the other cluster ready (cilium-dbg status).
     for (const name of [A, B]) {
       const pod = await agent(name);
-      await waitFor(`${name}'s agent: 1/1 remote clusters ready`, async () =>
-        /^ClusterMesh:\s+1\/1 remote clusters ready/m.test(kubectl(name, ["-n", "kube-system", "exec", pod, "-c", "cilium-agent", "--", "cilium-dbg", "status"]).stdout), 300_000, 2000);
-      console.log(`      ${name}'s agent: 1/1 remote clusters ready ${((Date.now() - upReturned) / 1000).toFixed(0)} s after up returned`);
+      await waitFor(
+        `${name}'s agent: 1/1 remote clusters ready`,
+        async () =>
+          /^ClusterMesh:\s+1\/1 remote clusters ready/m.test(
+            kubectl(name, ["-n", "kube-system", "exec", pod, "-c", "cilium-agent", "--", "cilium-dbg", "status"])
+              .stdout,
+          ),
+        300_000,
+        2000,
+      );
+      console.log(
+        `      ${name}'s agent: 1/1 remote clusters ready ${((Date.now() - upReturned) / 1000).toFixed(0)} s after up returned`,
+      );
     }
     const state = await stack.exportState();
     assert.doesNotMatch(state, /BEGIN (RSA )?PRIVATE KEY/, "no private key in plain text in the state");
@@ -146,58 +220,160 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
 
   it("(a) a global Service in mesh-a with no pods of its own answers from a pod in mesh-a, by its DNS name, from mesh-b's pods", async () => {
     const iris = standinImages(env).iris;
-    const echo = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "echo", namespace: NS },
-      spec: { replicas: 1, selector: { matchLabels: { app: "echo" } }, template: { metadata: { labels: { app: "echo" } }, spec: standinPod("echo", "echo", iris).spec } } };
+    const echo = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "echo", namespace: NS },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "echo" } },
+        template: { metadata: { labels: { app: "echo" } }, spec: standinPod("echo", "echo", iris).spec },
+      },
+    };
     const applied = [
-      kubectl(B, ["apply", "-f", "-"], list(namespace, globalService("echo", 52773), globalService("mirror-a", 1972), globalService("mirror-b", 1972), echo, standinPod("mirror-b", "mirror-b", iris))),
-      kubectl(A, ["apply", "-f", "-"], list(namespace, globalService("echo", 52773), globalService("mirror-a", 1972), globalService("mirror-b", 1972),
-        standinPod("client", "client", iris), standinPod("mirror-a", "mirror-a", iris))),
+      kubectl(
+        B,
+        ["apply", "-f", "-"],
+        list(
+          namespace,
+          globalService("echo", 52773),
+          globalService("mirror-a", 1972),
+          globalService("mirror-b", 1972),
+          echo,
+          standinPod("mirror-b", "mirror-b", iris),
+        ),
+      ),
+      kubectl(
+        A,
+        ["apply", "-f", "-"],
+        list(
+          namespace,
+          globalService("echo", 52773),
+          globalService("mirror-a", 1972),
+          globalService("mirror-b", 1972),
+          standinPod("client", "client", iris),
+          standinPod("mirror-a", "mirror-a", iris),
+        ),
+      ),
     ];
     for (const r of applied) assert.strictEqual(r.code, 0, r.stderr);
-    for (const [c, pods] of [[A, ["client", "mirror-a"]], [B, ["mirror-b"]]] as const) {
-      for (const p of pods) assert.strictEqual(kubectl(c, ["-n", NS, "wait", "--for=condition=Ready", `pod/${p}`, "--timeout=180s"]).code, 0, `${c}/${p} Ready`);
+    for (const [c, pods] of [
+      [A, ["client", "mirror-a"]],
+      [B, ["mirror-b"]],
+    ] as const) {
+      for (const p of pods)
+        assert.strictEqual(
+          kubectl(c, ["-n", NS, "wait", "--for=condition=Ready", `pod/${p}`, "--timeout=180s"]).code,
+          0,
+          `${c}/${p} Ready`,
+        );
     }
-    const echoPod = (await clients[B].core.listNamespacedPod({ namespace: NS, labelSelector: "app=echo" })).items[0].metadata?.name as string;
+    const echoPod = (await clients[B].core.listNamespacedPod({ namespace: NS, labelSelector: "app=echo" })).items[0]
+      .metadata?.name as string;
     const slices = await clients[A].core.readNamespacedEndpoints({ name: "echo", namespace: NS });
     assert.deepStrictEqual(slices.subsets ?? [], [], "echo has no endpoints of its own in mesh-a");
-    const answer = await waitFor("mesh-a's client answered by echo in mesh-b", async () => ask(A, "client", `echo.${NS}.svc.cluster.local`, 52773, true), 240_000, 1000);
-    console.log(`      first cross-cluster answer ${((Date.now() - upReturned) / 1000).toFixed(0)} s after up returned (workloads applied and Ready in between)`);
+    const answer = await waitFor(
+      "mesh-a's client answered by echo in mesh-b",
+      async () => ask(A, "client", `echo.${NS}.svc.cluster.local`, 52773, true),
+      240_000,
+      1000,
+    );
+    console.log(
+      `      first cross-cluster answer ${((Date.now() - upReturned) / 1000).toFixed(0)} s after up returned (workloads applied and Ready in between)`,
+    );
     assert.strictEqual(answer, `IRIS STAND-IN ${echoPod}`);
-    const status = kubectl(A, ["-n", "kube-system", "exec", await agent(A), "-c", "cilium-agent", "--", "cilium-dbg", "status"]);
+    const status = kubectl(A, [
+      "-n",
+      "kube-system",
+      "exec",
+      await agent(A),
+      "-c",
+      "cilium-agent",
+      "--",
+      "cilium-dbg",
+      "status",
+    ]);
     assert.match(status.stdout, /^ClusterMesh:\s+1\/1 remote clusters ready, [1-9]\d* global-services/m, status.stdout);
   });
 
   it("(b) an IRIS-mirror-shaped pair talks across the clusters by global Services: no LoadBalancer, no host port, no host network", async () => {
-    const fromA = await waitFor("mirror-a reaches mirror-b", async () => ask(A, "mirror-a", `mirror-b.${NS}.svc.cluster.local`, 1972, false), 120_000, 1000);
-    const fromB = await waitFor("mirror-b reaches mirror-a", async () => ask(B, "mirror-b", `mirror-a.${NS}.svc.cluster.local`, 1972, false), 120_000, 1000);
-    assert.deepStrictEqual([fromA, fromB], ["IRIS STAND-IN mirror-b superserver", "IRIS STAND-IN mirror-a superserver"]);
+    const fromA = await waitFor(
+      "mirror-a reaches mirror-b",
+      async () => ask(A, "mirror-a", `mirror-b.${NS}.svc.cluster.local`, 1972, false),
+      120_000,
+      1000,
+    );
+    const fromB = await waitFor(
+      "mirror-b reaches mirror-a",
+      async () => ask(B, "mirror-b", `mirror-a.${NS}.svc.cluster.local`, 1972, false),
+      120_000,
+      1000,
+    );
+    assert.deepStrictEqual(
+      [fromA, fromB],
+      ["IRIS STAND-IN mirror-b superserver", "IRIS STAND-IN mirror-a superserver"],
+    );
     for (const c of [A, B]) {
       const services = (await clients[c].core.listServiceForAllNamespaces()).items;
-      assert.deepStrictEqual(services.filter((s) => s.spec?.type === "LoadBalancer").map((s) => s.metadata?.name), [], `${c}: no LoadBalancer`);
+      assert.deepStrictEqual(
+        services.filter((s) => s.spec?.type === "LoadBalancer").map((s) => s.metadata?.name),
+        [],
+        `${c}: no LoadBalancer`,
+      );
       const pods = (await clients[c].core.listNamespacedPod({ namespace: NS })).items;
       for (const p of pods) {
         assert.ok(!p.spec?.hostNetwork, `${c}/${p.metadata?.name}: not on the host network`);
-        assert.ok(p.spec?.containers.every((x) => (x.ports ?? []).every((port) => port.hostPort === undefined)), `${c}/${p.metadata?.name}: no host port`);
+        assert.ok(
+          p.spec?.containers.every((x) => (x.ports ?? []).every((port) => port.hostPort === undefined)),
+          `${c}/${p.metadata?.name}: no host port`,
+        );
       }
     }
     assert.deepStrictEqual(containersNamed([`${A}-`, `${B}-`]), [`${A}-control-plane`, `${B}-control-plane`]);
   });
 
   it("(c) a second up with mesh-b out of the mesh: the global Service and the pair stop answering across", async () => {
-    stack.edit((c) => { c["iko-plus:mesh"] = { clusters: [A] }; });
+    stack.edit((c) => {
+      c["iko-plus:mesh"] = { clusters: [A] };
+    });
     const start = Date.now();
     await stack.up();
     const returned = Date.now();
     console.log(`      second up (mesh-b leaves): ${((returned - start) / 1000).toFixed(0)} s`);
     assert.deepStrictEqual(JSON.parse(await stack.output("clusterMesh")).members, [A]);
-    const deployments = (await clients[B].apps.listNamespacedDeployment({ namespace: "kube-system" })).items.map((d) => d.metadata?.name);
-    assert.ok(!deployments.includes("clustermesh-apiserver"), `no clustermesh-apiserver on mesh-b: ${deployments.join(", ")}`);
-    await waitFor("mesh-a's client no longer answered by echo", async () => ask(A, "client", `echo.${NS}.svc.cluster.local`, 52773, true) === undefined, 240_000, 2000);
-    console.log(`      stopped answering ${((Date.now() - returned) / 1000).toFixed(0)} s after the second up returned`);
-    await waitFor("mirror-a no longer reaches mirror-b", async () => ask(A, "mirror-a", `mirror-b.${NS}.svc.cluster.local`, 1972, false) === undefined, 120_000, 2000);
-    await waitFor("mirror-b no longer reaches mirror-a", async () => ask(B, "mirror-b", `mirror-a.${NS}.svc.cluster.local`, 1972, false) === undefined, 120_000, 2000);
+    const deployments = (await clients[B].apps.listNamespacedDeployment({ namespace: "kube-system" })).items.map(
+      (d) => d.metadata?.name,
+    );
+    assert.ok(
+      !deployments.includes("clustermesh-apiserver"),
+      `no clustermesh-apiserver on mesh-b: ${deployments.join(", ")}`,
+    );
+    await waitFor(
+      "mesh-a's client no longer answered by echo",
+      async () => ask(A, "client", `echo.${NS}.svc.cluster.local`, 52773, true) === undefined,
+      240_000,
+      2000,
+    );
+    console.log(
+      `      stopped answering ${((Date.now() - returned) / 1000).toFixed(0)} s after the second up returned`,
+    );
+    await waitFor(
+      "mirror-a no longer reaches mirror-b",
+      async () => ask(A, "mirror-a", `mirror-b.${NS}.svc.cluster.local`, 1972, false) === undefined,
+      120_000,
+      2000,
+    );
+    await waitFor(
+      "mirror-b no longer reaches mirror-a",
+      async () => ask(B, "mirror-b", `mirror-a.${NS}.svc.cluster.local`, 1972, false) === undefined,
+      120_000,
+      2000,
+    );
     // Each pod still answers in its own cluster: only the mesh is gone.
-    assert.strictEqual(ask(A, "client", `mirror-a.${NS}.svc.cluster.local`, 1972, false), "IRIS STAND-IN mirror-a superserver");
+    assert.strictEqual(
+      ask(A, "client", `mirror-a.${NS}.svc.cluster.local`, 1972, false),
+      "IRIS STAND-IN mirror-a superserver",
+    );
   });
 
   it("destroy leaves no kind container of either cluster", async () => {

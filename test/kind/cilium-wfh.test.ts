@@ -44,9 +44,11 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
   let upStart = 0;
   let tmp = "";
   const kind = (...args: string[]) => sh(env.KIND_BIN, args);
-  const kubectl = (cluster: string, ...args: string[]) => sh(env.KUBECTL_BIN, ["--kubeconfig", kubeconfigFiles[cluster], ...args]);
+  const kubectl = (cluster: string, ...args: string[]) =>
+    sh(env.KUBECTL_BIN, ["--kubeconfig", kubeconfigFiles[cluster], ...args]);
   const agentPods = async (cluster: string) =>
-    (await clients[cluster].core.listNamespacedPod({ namespace: "kube-system", labelSelector: "k8s-app=cilium" })).items;
+    (await clients[cluster].core.listNamespacedPod({ namespace: "kube-system", labelSelector: "k8s-app=cilium" }))
+      .items;
 
   before(async () => {
     for (const name of [HOME, WORK]) kind("delete", "cluster", "--name", name);
@@ -54,7 +56,12 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
     const chartPath = ciliumChartDir();
     const config = kindWfhConfig(HOME, WORK, IRIS, env);
     const withCilium = (key: string, name: string, clusterId: number, extra: Record<string, unknown>) => {
-      config[key] = { ...(config[key] as Record<string, unknown>), podSubnet: POD_SUBNET[name], cilium: { enabled: true, clusterId, chartPath, moduleImages: true, dropCapabilities: hostLacksCapabilities() }, ...extra };
+      config[key] = {
+        ...(config[key] as Record<string, unknown>),
+        podSubnet: POD_SUBNET[name],
+        cilium: { enabled: true, clusterId, chartPath, moduleImages: true, dropCapabilities: hostLacksCapabilities() },
+        ...extra,
+      };
     };
     withCilium("iko-plus:home", HOME, 1, {});
     withCilium("iko-plus:work", WORK, 2, { kubeProxyMode: "none" });
@@ -76,7 +83,10 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
     upStart = Date.now();
     await stack.up();
     const upSeconds = (Date.now() - upStart) / 1000;
-    for (const [name, key] of [[HOME, "homeKubeconfig"], [WORK, "workKubeconfig"]] as const) {
+    for (const [name, key] of [
+      [HOME, "homeKubeconfig"],
+      [WORK, "workKubeconfig"],
+    ] as const) {
       const text = await stack.output(key);
       clients[name] = clientsFromText(text);
       kubeconfigFiles[name] = path.join(tmp, `${name}.kubeconfig`);
@@ -87,24 +97,47 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
       const nodes = (await c.core.listNode()).items;
       assert.deepStrictEqual(nodes.map((n) => n.metadata?.name).sort(), [`${name}-control-plane`, `${name}-worker`]);
       for (const n of nodes) {
-        assert.strictEqual(n.status?.conditions?.find((x) => x.type === "Ready")?.status, "True", `${n.metadata?.name} Ready`);
+        assert.strictEqual(
+          n.status?.conditions?.find((x) => x.type === "Ready")?.status,
+          "True",
+          `${n.metadata?.name} Ready`,
+        );
         const net = n.status?.conditions?.find((x) => x.type === "NetworkUnavailable");
-        assert.deepStrictEqual([net?.status, net?.reason], ["False", "CiliumIsUp"], `${n.metadata?.name}: the network is Cilium's`);
+        assert.deepStrictEqual(
+          [net?.status, net?.reason],
+          ["False", "CiliumIsUp"],
+          `${n.metadata?.name}: the network is Cilium's`,
+        );
       }
-      const ds = (await c.apps.listNamespacedDaemonSet({ namespace: "kube-system" })).items.map((d) => d.metadata?.name).sort();
+      const ds = (await c.apps.listNamespacedDaemonSet({ namespace: "kube-system" })).items
+        .map((d) => d.metadata?.name)
+        .sort();
       assert.ok(!ds.includes("kindnet"), `no kindnet on ${name}: ${ds.join(", ")}`);
       assert.strictEqual(ds.includes("kube-proxy"), name === HOME, `kube-proxy on ${name}: ${ds.join(", ")}`);
       // CiliumCni's gate: its probe DaemonSet (a pause pod per node on the pod network) was Ready
       // on every node when up returned.
       const probe = await c.apps.readNamespacedDaemonSet({ name: "iko-plus-cni-probe", namespace: "kube-system" });
-      assert.deepStrictEqual([probe.status?.desiredNumberScheduled, probe.status?.numberReady], [2, 2], `${name}: the CNI probe Ready on both nodes`);
+      assert.deepStrictEqual(
+        [probe.status?.desiredNumberScheduled, probe.status?.numberReady],
+        [2, 2],
+        `${name}: the CNI probe Ready on both nodes`,
+      );
       const agents = await agentPods(name);
       assert.strictEqual(agents.length, 2);
-      for (const p of agents) assert.strictEqual(p.spec?.containers.find((x) => x.name === "cilium-agent")?.image, AGENT_IMAGE);
-      const readyAt = Math.max(...agents.map((p) => Date.parse(String(p.status?.conditions?.find((x) => x.type === "Ready")?.lastTransitionTime))));
-      console.log(`      ${name}: every Cilium agent Ready ${((readyAt - upStart) / 1000).toFixed(0)} s after up started (up took ${upSeconds.toFixed(0)} s)`);
+      for (const p of agents)
+        assert.strictEqual(p.spec?.containers.find((x) => x.name === "cilium-agent")?.image, AGENT_IMAGE);
+      const readyAt = Math.max(
+        ...agents.map((p) =>
+          Date.parse(String(p.status?.conditions?.find((x) => x.type === "Ready")?.lastTransitionTime)),
+        ),
+      );
+      console.log(
+        `      ${name}: every Cilium agent Ready ${((readyAt - upStart) / 1000).toFixed(0)} s after up started (up took ${upSeconds.toFixed(0)} s)`,
+      );
       for (const n of nodes) {
-        const cni = sh("docker", ["exec", n.metadata?.name as string, "ls", "/etc/cni/net.d"]).stdout.split("\n").filter((l) => l.length > 0);
+        const cni = sh("docker", ["exec", n.metadata?.name as string, "ls", "/etc/cni/net.d"])
+          .stdout.split("\n")
+          .filter((l) => l.length > 0);
         assert.deepStrictEqual(cni, ["05-cilium.conflist"], `${n.metadata?.name}: Cilium's CNI config only`);
       }
     }
@@ -113,17 +146,38 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
   it("every pod that is not on the host network has an address from its node's Cilium pod range and a CiliumEndpoint", async () => {
     for (const name of [HOME, WORK]) {
       const c = clients[name];
-      const podCidr = new Map((await c.core.listNode()).items.map((n) => [n.metadata?.name as string, n.spec?.podCIDR as string]));
-      for (const cidr of podCidr.values()) assert.ok(inCidr(cidr.split("/")[0], POD_SUBNET[name]), `${name}: node range ${cidr} in ${POD_SUBNET[name]}`);
-      const pods = (await c.core.listPodForAllNamespaces()).items.filter((p) => !p.spec?.hostNetwork && p.status?.phase === "Running");
+      const podCidr = new Map(
+        (await c.core.listNode()).items.map((n) => [n.metadata?.name as string, n.spec?.podCIDR as string]),
+      );
+      for (const cidr of podCidr.values())
+        assert.ok(inCidr(cidr.split("/")[0], POD_SUBNET[name]), `${name}: node range ${cidr} in ${POD_SUBNET[name]}`);
+      const pods = (await c.core.listPodForAllNamespaces()).items.filter(
+        (p) => !p.spec?.hostNetwork && p.status?.phase === "Running",
+      );
       assert.ok(pods.length >= 3, `${name}: pods on the pod network: ${pods.map((p) => p.metadata?.name).join(", ")}`);
-      const endpoints = await c.custom.listClusterCustomObject({ group: "cilium.io", version: "v2", plural: "ciliumendpoints" }) as
-        { items: { metadata: { namespace: string; name: string }; status?: { networking?: { addressing?: { ipv4?: string }[] } } }[] };
-      const byPod = new Map(endpoints.items.map((e) => [`${e.metadata.namespace}/${e.metadata.name}`, e.status?.networking?.addressing?.[0]?.ipv4]));
+      const endpoints = (await c.custom.listClusterCustomObject({
+        group: "cilium.io",
+        version: "v2",
+        plural: "ciliumendpoints",
+      })) as {
+        items: {
+          metadata: { namespace: string; name: string };
+          status?: { networking?: { addressing?: { ipv4?: string }[] } };
+        }[];
+      };
+      const byPod = new Map(
+        endpoints.items.map((e) => [
+          `${e.metadata.namespace}/${e.metadata.name}`,
+          e.status?.networking?.addressing?.[0]?.ipv4,
+        ]),
+      );
       for (const p of pods) {
         const id = `${p.metadata?.namespace}/${p.metadata?.name}`;
         const ip = p.status?.podIP as string;
-        assert.ok(inCidr(ip, podCidr.get(p.spec?.nodeName as string) as string), `${name} ${id}: ${ip} in its node's ${podCidr.get(p.spec?.nodeName as string)}`);
+        assert.ok(
+          inCidr(ip, podCidr.get(p.spec?.nodeName as string) as string),
+          `${name} ${id}: ${ip} in its node's ${podCidr.get(p.spec?.nodeName as string)}`,
+        );
         assert.strictEqual(byPod.get(id), ip, `${name} ${id}: Cilium's endpoint has the pod's address`);
       }
     }
@@ -132,25 +186,71 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
   it("cilium-dbg status in every agent pod: OK; kube-proxy replacement True on work only", async () => {
     for (const name of [HOME, WORK]) {
       for (const p of await agentPods(name)) {
-        const brief = kubectl(name, "-n", "kube-system", "exec", p.metadata?.name as string, "-c", "cilium-agent", "--", "cilium-dbg", "status", "--brief");
-        assert.deepStrictEqual([brief.code, brief.stdout.trim()], [0, "OK"], `${name} ${p.metadata?.name}: ${brief.stdout}${brief.stderr}`);
-        const full = kubectl(name, "-n", "kube-system", "exec", p.metadata?.name as string, "-c", "cilium-agent", "--", "cilium-dbg", "status");
+        const brief = kubectl(
+          name,
+          "-n",
+          "kube-system",
+          "exec",
+          p.metadata?.name as string,
+          "-c",
+          "cilium-agent",
+          "--",
+          "cilium-dbg",
+          "status",
+          "--brief",
+        );
+        assert.deepStrictEqual(
+          [brief.code, brief.stdout.trim()],
+          [0, "OK"],
+          `${name} ${p.metadata?.name}: ${brief.stdout}${brief.stderr}`,
+        );
+        const full = kubectl(
+          name,
+          "-n",
+          "kube-system",
+          "exec",
+          p.metadata?.name as string,
+          "-c",
+          "cilium-agent",
+          "--",
+          "cilium-dbg",
+          "status",
+        );
         assert.match(full.stdout, /^Cilium:\s+Ok\s+1\.18\.0/m, full.stdout);
-        assert.match(full.stdout, new RegExp(`^KubeProxyReplacement:\\s+${name === WORK ? "True" : "False"}`, "m"), full.stdout);
+        assert.match(
+          full.stdout,
+          new RegExp(`^KubeProxyReplacement:\\s+${name === WORK ? "True" : "False"}`, "m"),
+          full.stdout,
+        );
       }
     }
   });
 
   it("work without kube-proxy: a pod reaches the kubernetes Service by its DNS name (CoreDNS and the ClusterIP served by Cilium)", async () => {
     const pod = "cil-svc-probe";
-    const res = kubectl(WORK, "run", pod, "--restart=Never", `--image=${AGENT_IMAGE}`, "--command", "--", "bash", "-c",
-      "for i in $(seq 30); do exec 3<>/dev/tcp/kubernetes.default.svc.cluster.local/443 && { echo connected; exit 0; }; sleep 2; done; exit 1");
+    const res = kubectl(
+      WORK,
+      "run",
+      pod,
+      "--restart=Never",
+      `--image=${AGENT_IMAGE}`,
+      "--command",
+      "--",
+      "bash",
+      "-c",
+      "for i in $(seq 30); do exec 3<>/dev/tcp/kubernetes.default.svc.cluster.local/443 && { echo connected; exit 0; }; sleep 2; done; exit 1",
+    );
     assert.strictEqual(res.code, 0, res.stderr);
     try {
-      const phase = await waitFor(`${pod} done`, async () => {
-        const p = await maybe(() => clients[WORK].core.readNamespacedPod({ name: pod, namespace: "default" }));
-        return p?.status?.phase === "Succeeded" || p?.status?.phase === "Failed" ? p.status.phase : undefined;
-      }, 180_000, 2000);
+      const phase = await waitFor(
+        `${pod} done`,
+        async () => {
+          const p = await maybe(() => clients[WORK].core.readNamespacedPod({ name: pod, namespace: "default" }));
+          return p?.status?.phase === "Succeeded" || p?.status?.phase === "Failed" ? p.status.phase : undefined;
+        },
+        180_000,
+        2000,
+      );
       const logs = kubectl(WORK, "logs", pod).stdout;
       assert.deepStrictEqual([phase, logs.trim()], ["Succeeded", "connected"], logs);
     } finally {
@@ -159,19 +259,38 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
   });
 
   it("the IKO stand-in on home still reconciles an IrisCluster on work across the two Cilium clusters", async () => {
-    const status = await waitFor(`IrisCluster ${IRIS} Running and Ready on work`, async () => {
-      const obj = await maybe(() => clients[WORK].custom.getNamespacedCustomObject({ group: "intersystems.com", version: "v1alpha1", namespace: "default", plural: "irisclusters", name: IRIS })) as
-        { status?: { phase?: string; conditions?: { type: string; status: string }[] } } | undefined;
-      const s = obj?.status;
-      return s?.phase === "Running" && s.conditions?.some((x) => x.type === "Ready" && x.status === "True") ? s : undefined;
-    }, 300_000, 2000);
+    const status = await waitFor(
+      `IrisCluster ${IRIS} Running and Ready on work`,
+      async () => {
+        const obj = (await maybe(() =>
+          clients[WORK].custom.getNamespacedCustomObject({
+            group: "intersystems.com",
+            version: "v1alpha1",
+            namespace: "default",
+            plural: "irisclusters",
+            name: IRIS,
+          }),
+        )) as { status?: { phase?: string; conditions?: { type: string; status: string }[] } } | undefined;
+        const s = obj?.status;
+        return s?.phase === "Running" && s.conditions?.some((x) => x.type === "Ready" && x.status === "True")
+          ? s
+          : undefined;
+      },
+      300_000,
+      2000,
+    );
     assert.strictEqual(status.phase, "Running");
     const pod = await clients[WORK].core.readNamespacedPod({ name: `${IRIS}-data-0`, namespace: "default" });
     assert.strictEqual(pod.spec?.containers[0].image, standinImages(env).iris);
     assert.ok(inCidr(pod.status?.podIP as string, POD_SUBNET[WORK]));
-    const op = (await clients[HOME].core.listNamespacedPod({ namespace: "iko", labelSelector: "app=iris-operator-amd" })).items.filter((p: k8s.V1Pod) => !p.metadata?.deletionTimestamp);
+    const op = (
+      await clients[HOME].core.listNamespacedPod({ namespace: "iko", labelSelector: "app=iris-operator-amd" })
+    ).items.filter((p: k8s.V1Pod) => !p.metadata?.deletionTimestamp);
     assert.strictEqual(op.length, 1);
-    assert.ok(inCidr(op[0].status?.podIP as string, POD_SUBNET[HOME]), "the operator pod's address is Cilium's on home");
+    assert.ok(
+      inCidr(op[0].status?.podIP as string, POD_SUBNET[HOME]),
+      "the operator pod's address is Cilium's on home",
+    );
   });
 
   it("destroy leaves no kind container of either cluster", async () => {

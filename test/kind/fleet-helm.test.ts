@@ -18,17 +18,37 @@ const MEMBER = "ikoclone";
 const STACK = "kindtest-fleet-helm";
 const env = tierEnv();
 const kenv = karmadaTierEnv();
-const IRIS = { group: "intersystems.com", version: "v1alpha1", plural: "irisclusters", namespace: "default", name: "federated-iris" };
+const IRIS = {
+  group: "intersystems.com",
+  version: "v1alpha1",
+  plural: "irisclusters",
+  namespace: "default",
+  name: "federated-iris",
+};
 const LICENSE = "IRIS-LICENSE-KEY-kind-0123456789abcdef";
 const SHHHH = { password: "s3cr3t-shhhh-kind-42" };
 /** The release's namespace on the host (KARMADA_NAMESPACE: not karmada-system, see its note). */
 const HOST_NS = "karmada-host";
-const KARMADA_DEPLOYMENTS = ["karmada-aggregated-apiserver", "karmada-apiserver", "karmada-controller-manager", "karmada-kube-controller-manager", "karmada-scheduler", "karmada-webhook"];
+const KARMADA_DEPLOYMENTS = [
+  "karmada-aggregated-apiserver",
+  "karmada-apiserver",
+  "karmada-controller-manager",
+  "karmada-kube-controller-manager",
+  "karmada-scheduler",
+  "karmada-webhook",
+];
 
-type Obj = Record<string, unknown> & { metadata?: { name?: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+type Obj = Record<string, unknown> & {
+  metadata?: { name?: string };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+};
 const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 
-function condition(o: { status?: { conditions?: { type: string; status: string; lastTransitionTime?: unknown }[] } } | undefined, type: string) {
+function condition(
+  o: { status?: { conditions?: { type: string; status: string; lastTransitionTime?: unknown }[] } } | undefined,
+  type: string,
+) {
   return o?.status?.conditions?.find((c) => c.type === type);
 }
 
@@ -72,21 +92,45 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
     const jobs = (await host.config.makeApiClient(k8s.BatchV1Api).listNamespacedJob({ namespace: HOST_NS })).items;
     // The pre-install hook job is deleted by Helm once it succeeded (hook-delete-policy); the
     // static-resource job has a 10 s TTL. What remains must have succeeded.
-    for (const j of jobs) assert.ok((j.status?.succeeded ?? 0) >= 1, `job ${j.metadata?.name} succeeded: ${JSON.stringify(j.status)}`);
+    for (const j of jobs)
+      assert.ok((j.status?.succeeded ?? 0) >= 1, `job ${j.metadata?.name} succeeded: ${JSON.stringify(j.status)}`);
     const secrets = (await host.core.listNamespacedSecret({ namespace: HOST_NS })).items.map((s) => s.metadata?.name);
-    for (const s of ["karmada-cert", "karmada-webhook-cert", "karmada-kubeconfig"]) assert.ok(secrets.includes(s), `the pre-install job wrote Secret ${s}`);
+    for (const s of ["karmada-cert", "karmada-webhook-cert", "karmada-kubeconfig"])
+      assert.ok(secrets.includes(s), `the pre-install job wrote Secret ${s}`);
     const deployments = (await host.apps.listNamespacedDeployment({ namespace: HOST_NS })).items;
     assert.deepStrictEqual(deployments.map((d) => d.metadata?.name).sort(), KARMADA_DEPLOYMENTS);
-    for (const d of deployments) assert.strictEqual(condition(d as { status?: { conditions?: { type: string; status: string }[] } }, "Available")?.status, "True", `${d.metadata?.name} Available`);
+    for (const d of deployments)
+      assert.strictEqual(
+        condition(d as { status?: { conditions?: { type: string; status: string }[] } }, "Available")?.status,
+        "True",
+        `${d.metadata?.name} Available`,
+      );
     const etcd = await host.apps.readNamespacedStatefulSet({ name: "etcd", namespace: HOST_NS });
     assert.strictEqual(etcd.status?.readyReplicas, 1, "etcd Ready");
     // Every image came from the mirror or the node image: none is a `latest`.
     const pods = (await host.core.listNamespacedPod({ namespace: HOST_NS })).items;
-    for (const p of pods) for (const c of [...(p.spec?.containers ?? []), ...(p.spec?.initContainers ?? [])]) assert.doesNotMatch(String(c.image), /:latest$|^[^:]+$/, `${p.metadata?.name}/${c.name} pinned`);
+    for (const p of pods)
+      for (const c of [...(p.spec?.containers ?? []), ...(p.spec?.initContainers ?? [])])
+        assert.doesNotMatch(String(c.image), /:latest$|^[^:]+$/, `${p.metadata?.name}/${c.name} pinned`);
     // Chart install: from the release namespace's creation to the last Deployment turning Available.
-    const nsCreated = Date.parse(String((await host.core.readNamespace({ name: HOST_NS })).metadata?.creationTimestamp));
-    const available = Math.max(...deployments.map((d) => Date.parse(String(condition(d as { status?: { conditions?: { type: string; status: string; lastTransitionTime?: unknown }[] } }, "Available")?.lastTransitionTime))));
-    console.log(`      up (clusters, IKO, chart, join, federated objects): ${secs(upDone - upStarted)}; chart install (namespace to every Deployment Available): ${secs(available - nsCreated)}`);
+    const nsCreated = Date.parse(
+      String((await host.core.readNamespace({ name: HOST_NS })).metadata?.creationTimestamp),
+    );
+    const available = Math.max(
+      ...deployments.map((d) =>
+        Date.parse(
+          String(
+            condition(
+              d as { status?: { conditions?: { type: string; status: string; lastTransitionTime?: unknown }[] } },
+              "Available",
+            )?.lastTransitionTime,
+          ),
+        ),
+      ),
+    );
+    console.log(
+      `      up (clusters, IKO, chart, join, federated objects): ${secs(upDone - upStarted)}; chart install (namespace to every Deployment Available): ${secs(available - nsCreated)}`,
+    );
   });
 
   it("the rendered controller-manager runs with our flags and pinned image", async () => {
@@ -106,54 +150,131 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
     karmada = clientsFromText(text);
     const apis = await kc.makeApiClient(k8s.ApisApi).getAPIVersions();
     const groups = apis.groups.map((g) => g.name);
-    for (const g of ["cluster.karmada.io", "policy.karmada.io", "work.karmada.io", "config.karmada.io"]) assert.ok(groups.includes(g), `the Karmada API serves ${g}`);
+    for (const g of ["cluster.karmada.io", "policy.karmada.io", "work.karmada.io", "config.karmada.io"])
+      assert.ok(groups.includes(g), `the Karmada API serves ${g}`);
     const state = await stack.exportState();
     const key = kc.getCurrentUser()?.keyData ?? "";
     assert.ok(key.length > 0 && !state.includes(key), "the Karmada client key is not in the state in plaintext");
   });
 
   it("the member joined by its peer endpoint becomes Ready", async () => {
-    const c = await waitFor(`Cluster ${MEMBER} Ready`, async () => {
-      const o = await maybe(() => karmada.custom.getClusterCustomObject({ group: "cluster.karmada.io", version: "v1alpha1", plural: "clusters", name: MEMBER }) as Promise<Obj>);
-      return condition(o as { status?: { conditions?: { type: string; status: string }[] } }, "Ready")?.status === "True" ? o : undefined;
-    }, 180_000, 2000);
+    const c = await waitFor(
+      `Cluster ${MEMBER} Ready`,
+      async () => {
+        const o = await maybe(
+          () =>
+            karmada.custom.getClusterCustomObject({
+              group: "cluster.karmada.io",
+              version: "v1alpha1",
+              plural: "clusters",
+              name: MEMBER,
+            }) as Promise<Obj>,
+        );
+        return condition(o as { status?: { conditions?: { type: string; status: string }[] } }, "Ready")?.status ===
+          "True"
+          ? o
+          : undefined;
+      },
+      180_000,
+      2000,
+    );
     assert.deepStrictEqual([c.spec?.syncMode, c.spec?.apiEndpoint], ["Push", `https://${MEMBER}-control-plane:6443`]);
     assert.strictEqual(c.spec?.id, (await member.core.readNamespace({ name: "kube-system" })).metadata?.uid);
     const created = Date.parse(String((c.metadata as { creationTimestamp?: string }).creationTimestamp));
-    const ready = Date.parse(String(condition(c as { status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } }, "Ready")?.lastTransitionTime));
+    const ready = Date.parse(
+      String(
+        condition(
+          c as { status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } },
+          "Ready",
+        )?.lastTransitionTime,
+      ),
+    );
     console.log(`      join to Ready: ${secs(ready - created)}`);
   });
 
   it("the federated IrisCluster lands on ikoclone, is reconciled there by the stand-in, its status aggregated onto the template and judged healthy", async () => {
     const t0 = Date.now();
-    const onMember = await waitFor("federated-iris on ikoclone", () => maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>), 180_000, 2000);
+    const onMember = await waitFor(
+      "federated-iris on ikoclone",
+      () => maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>),
+      180_000,
+      2000,
+    );
     const landed = Date.now();
     assert.strictEqual((onMember.spec?.topology as { data: { image: string } }).data.image, standinImages(env).iris);
-    await waitFor("the stand-in reports Running and Ready on ikoclone", async () => {
-      const o = await maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>);
-      return o?.status?.phase === "Running" && condition(o as { status?: { conditions?: { type: string; status: string }[] } }, "Ready")?.status === "True";
-    }, 420_000, 3000);
+    await waitFor(
+      "the stand-in reports Running and Ready on ikoclone",
+      async () => {
+        const o = await maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>);
+        return (
+          o?.status?.phase === "Running" &&
+          condition(o as { status?: { conditions?: { type: string; status: string }[] } }, "Ready")?.status === "True"
+        );
+      },
+      420_000,
+      3000,
+    );
     const reconciled = Date.now();
     const pod = await member.core.readNamespacedPod({ name: "federated-iris-data-0", namespace: "default" });
     assert.strictEqual(pod.status?.phase, "Running");
-    await waitFor("Running aggregated onto the template in Karmada", async () => {
-      const t = await karmada.custom.getNamespacedCustomObject(IRIS) as Obj;
-      return t.status?.phase === "Running" && JSON.stringify(t.status?.members) === JSON.stringify([{ clusterName: MEMBER, phase: "Running" }]);
-    }, 120_000, 2000);
-    const binding = await waitFor("Healthy in the ResourceBinding", async () => {
-      const b = await maybe(() => karmada.custom.getNamespacedCustomObject({ group: "work.karmada.io", version: "v1alpha2", plural: "resourcebindings", namespace: "default", name: "federated-iris-iriscluster" }) as Promise<Obj>);
-      return ((b?.status?.aggregatedStatus as { health?: string }[] | undefined)?.[0]?.health === "Healthy") ? b : undefined;
-    }, 120_000, 2000);
+    await waitFor(
+      "Running aggregated onto the template in Karmada",
+      async () => {
+        const t = (await karmada.custom.getNamespacedCustomObject(IRIS)) as Obj;
+        return (
+          t.status?.phase === "Running" &&
+          JSON.stringify(t.status?.members) === JSON.stringify([{ clusterName: MEMBER, phase: "Running" }])
+        );
+      },
+      120_000,
+      2000,
+    );
+    const binding = await waitFor(
+      "Healthy in the ResourceBinding",
+      async () => {
+        const b = await maybe(
+          () =>
+            karmada.custom.getNamespacedCustomObject({
+              group: "work.karmada.io",
+              version: "v1alpha2",
+              plural: "resourcebindings",
+              namespace: "default",
+              name: "federated-iris-iriscluster",
+            }) as Promise<Obj>,
+        );
+        return (b?.status?.aggregatedStatus as { health?: string }[] | undefined)?.[0]?.health === "Healthy"
+          ? b
+          : undefined;
+      },
+      120_000,
+      2000,
+    );
     assert.strictEqual((binding.status?.aggregatedStatus as { clusterName: string }[])[0].clusterName, MEMBER);
-    console.log(`      propagation: the IrisCluster on ikoclone ${secs(landed - upDone)} after up returned (${secs(landed - t0)} of waiting here), reconciled there ${secs(reconciled - landed)} later`);
+    console.log(
+      `      propagation: the IrisCluster on ikoclone ${secs(landed - upDone)} after up returned (${secs(landed - t0)} of waiting here), reconciled there ${secs(reconciled - landed)} later`,
+    );
   });
 
   it("the license Secret and the FleetSecret arrive on ikoclone", async () => {
-    const license = await waitFor("the license Secret", () => maybe(() => member.core.readNamespacedSecret({ name: "federated-iris-license", namespace: "default" })), 120_000, 2000);
+    const license = await waitFor(
+      "the license Secret",
+      () => maybe(() => member.core.readNamespacedSecret({ name: "federated-iris-license", namespace: "default" })),
+      120_000,
+      2000,
+    );
     assert.strictEqual(Buffer.from(license.data?.["iris.key"] ?? "", "base64").toString("utf8"), LICENSE);
-    const shhhh = await waitFor("shhhh-secret", () => maybe(() => member.core.readNamespacedSecret({ name: "shhhh-secret", namespace: "default" })), 120_000, 2000);
+    const shhhh = await waitFor(
+      "shhhh-secret",
+      () => maybe(() => member.core.readNamespacedSecret({ name: "shhhh-secret", namespace: "default" })),
+      120_000,
+      2000,
+    );
     assert.strictEqual(Buffer.from(shhhh.data?.password ?? "", "base64").toString("utf8"), SHHHH.password);
-    assert.strictEqual(await maybe(() => host.core.readNamespacedSecret({ name: "shhhh-secret", namespace: "default" })), undefined, "not on the (unjoined) host");
+    assert.strictEqual(
+      await maybe(() => host.core.readNamespacedSecret({ name: "shhhh-secret", namespace: "default" })),
+      undefined,
+      "not on the (unjoined) host",
+    );
     const state = await stack.exportState();
     for (const s of [LICENSE, SHHHH.password]) assert.ok(!state.includes(s), "no plaintext secret in the state");
   });
@@ -165,20 +286,45 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
   });
 
   it("memory of the two clusters (docker stats)", () => {
-    const out = docker("stats", "--no-stream", "--format", "{{.Name}} {{.MemUsage}}", ...containersNamed([`${HOST}-`, `${MEMBER}-`])).stdout.trim();
-    console.log(out.split("\n").map((l) => `      ${l}`).join("\n"));
+    const out = docker(
+      "stats",
+      "--no-stream",
+      "--format",
+      "{{.Name}} {{.MemUsage}}",
+      ...containersNamed([`${HOST}-`, `${MEMBER}-`]),
+    ).stdout.trim();
+    console.log(
+      out
+        .split("\n")
+        .map((l) => `      ${l}`)
+        .join("\n"),
+    );
     assert.ok(out.includes(`${HOST}-control-plane`) && out.includes(`${MEMBER}-control-plane`));
   });
 
   it("destroy unjoins (the Cluster goes, the member's copies with it), uninstalls the chart and leaves no container", async () => {
     const res = await stack.destroy();
-    for (const line of [/cluster\.karmada\.io\/v1alpha1:Cluster ikoclone-member-cluster deleted/, /helm\.sh\/v3:Release karmada-karmada deleted/,
-      /dynamic\/kind:Cluster ikofett-kind deleted/, /dynamic\/kind:Cluster ikoclone-kind deleted/]) {
+    for (const line of [
+      /cluster\.karmada\.io\/v1alpha1:Cluster ikoclone-member-cluster deleted/,
+      /helm\.sh\/v3:Release karmada-karmada deleted/,
+      /dynamic\/kind:Cluster ikofett-kind deleted/,
+      /dynamic\/kind:Cluster ikoclone-kind deleted/,
+    ]) {
       assert.match(res.stdout, line);
     }
     assert.deepStrictEqual(containersNamed([`${HOST}-`, `${MEMBER}-`]), []);
-    assert.deepStrictEqual(kind("get", "clusters").stdout.split("\n").filter((n) => n === HOST || n === MEMBER), []);
+    assert.deepStrictEqual(
+      kind("get", "clusters")
+        .stdout.split("\n")
+        .filter((n) => n === HOST || n === MEMBER),
+      [],
+    );
     const state = await stack.exportState();
-    for (const t of ["cluster.karmada.io/v1alpha1:Cluster", "helm.sh/v3:Release", "intersystems.com/v1alpha1:IrisCluster"]) assert.ok(!state.includes(t), `no ${t} left in the state`);
+    for (const t of [
+      "cluster.karmada.io/v1alpha1:Cluster",
+      "helm.sh/v3:Release",
+      "intersystems.com/v1alpha1:IrisCluster",
+    ])
+      assert.ok(!state.includes(t), `no ${t} left in the state`);
   });
 });

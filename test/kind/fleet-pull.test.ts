@@ -21,13 +21,23 @@ const STACK = "kindtest-fleet-pull";
 const PORT = 32301;
 const env = tierEnv();
 const kenv = karmadaTierEnv();
-const IRIS = { group: "intersystems.com", version: "v1alpha1", plural: "irisclusters", namespace: "default", name: "federated-iris" };
+const IRIS = {
+  group: "intersystems.com",
+  version: "v1alpha1",
+  plural: "irisclusters",
+  namespace: "default",
+  name: "federated-iris",
+};
 const CLUSTER = { group: "cluster.karmada.io", version: "v1alpha1", plural: "clusters", name: MEMBER };
 const LICENSE = "IRIS-LICENSE-KEY-pull-0123456789abcdef";
 const SHHHH = { password: "s3cr3t-pull-kind-42" };
 
 type Cond = { type: string; status: string; lastTransitionTime?: string | Date };
-type Obj = Record<string, unknown> & { metadata?: { name?: string; labels?: Record<string, string>; creationTimestamp?: string }; spec?: Record<string, unknown>; status?: { conditions?: Cond[]; phase?: string } };
+type Obj = Record<string, unknown> & {
+  metadata?: { name?: string; labels?: Record<string, string>; creationTimestamp?: string };
+  spec?: Record<string, unknown>;
+  status?: { conditions?: Cond[]; phase?: string };
+};
 const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 const condition = (o: Obj | undefined, type: string) => o?.status?.conditions?.find((c) => c.type === type);
 
@@ -39,10 +49,24 @@ function config(joined: boolean): Record<string, unknown> {
     ...base,
     "iko-plus:clusters": [
       { ...host, iko: false, extraPortMappings: [{ containerPort: PORT, hostPort: PORT }] },
-      { ...member, join: joined ? { provider: "kind", labels: { role: "pull" }, syncMode: "Pull", agentImage: kenv.KARMADA_IMAGE_AGENT } : false },
+      {
+        ...member,
+        join: joined
+          ? { provider: "kind", labels: { role: "pull" }, syncMode: "Pull", agentImage: kenv.KARMADA_IMAGE_AGENT }
+          : false,
+      },
     ],
-    "iko-plus:karmada": { ...(base["iko-plus:karmada"] as Record<string, unknown>), endpoint: `https://127.0.0.1:${PORT}`, nodePort: PORT },
-    "iko-plus:federatedIrisClusters": [{ ...(base["iko-plus:federatedIrisClusters"] as Record<string, unknown>[])[0], placement: { labels: { role: "pull" } } }],
+    "iko-plus:karmada": {
+      ...(base["iko-plus:karmada"] as Record<string, unknown>),
+      endpoint: `https://127.0.0.1:${PORT}`,
+      nodePort: PORT,
+    },
+    "iko-plus:federatedIrisClusters": [
+      {
+        ...(base["iko-plus:federatedIrisClusters"] as Record<string, unknown>[])[0],
+        placement: { labels: { role: "pull" } },
+      },
+    ],
   };
   if (!joined) {
     cfg["iko-plus:federatedIrisClusters"] = [];
@@ -66,7 +90,8 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
   // while an entry names them (the stack refuses unreferenced keys).
   const setConfig = async (joined: boolean) => {
     stack.edit((c) => {
-      for (const k of [...Object.keys(config(true)), "iko-plus:irisLicenseKey", "iko-plus:shhhhSecretData"]) delete c[k];
+      for (const k of [...Object.keys(config(true)), "iko-plus:irisLicenseKey", "iko-plus:shhhhSecretData"])
+        delete c[k];
       Object.assign(c, config(joined));
     });
     if (joined) {
@@ -77,7 +102,10 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
 
   before(async () => {
     for (const name of [HOST, MEMBER]) kind("delete", "cluster", "--name", name);
-    assert.ok(kenv.KARMADA_IMAGE_AGENT, "karmada-images.env names the agent image (bash kind-tier/karmada-images.sh build)");
+    assert.ok(
+      kenv.KARMADA_IMAGE_AGENT,
+      "karmada-images.env names the agent image (bash kind-tier/karmada-images.sh build)",
+    );
     stack = new LabStack(cli, STACK, "Pulumi.fleet.yaml", config(false));
     await stack.init();
   });
@@ -103,26 +131,80 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
   });
 
   it("the member's API is unreachable from pull-host, for its node and for its pods (where Karmada's controllers run): a Push join could not work", async () => {
-    memberIp = docker("inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", `${MEMBER}-control-plane`).stdout.trim();
+    memberIp = docker(
+      "inspect",
+      "-f",
+      "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
+      `${MEMBER}-control-plane`,
+    ).stdout.trim();
     assert.match(memberIp, /^\d+\.\d+\.\d+\.\d+$/);
-    const probe = (node: string) => docker("exec", `${node}-control-plane`, "curl", "-sk", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", `https://${memberIp}:6443/livez`);
+    const probe = (node: string) =>
+      docker(
+        "exec",
+        `${node}-control-plane`,
+        "curl",
+        "-sk",
+        "--max-time",
+        "5",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code}",
+        `https://${memberIp}:6443/livez`,
+      );
     assert.strictEqual(probe(HOST).code, 0, "reachable before the rule");
     for (const chain of ["OUTPUT", "FORWARD"]) {
-      const res = docker("exec", `${HOST}-control-plane`, "iptables", "-I", chain, "1", "-d", memberIp, "-p", "tcp", "--dport", "6443", "-j", "DROP");
+      const res = docker(
+        "exec",
+        `${HOST}-control-plane`,
+        "iptables",
+        "-I",
+        chain,
+        "1",
+        "-d",
+        memberIp,
+        "-p",
+        "tcp",
+        "--dport",
+        "6443",
+        "-j",
+        "DROP",
+      );
       assert.strictEqual(res.code, 0, res.stderr);
     }
     const blocked = probe(HOST);
-    assert.strictEqual(blocked.code, 28, `curl from the pull-host node times out: ${blocked.code} ${blocked.stdout} ${blocked.stderr}`);
+    assert.strictEqual(
+      blocked.code,
+      28,
+      `curl from the pull-host node times out: ${blocked.code} ${blocked.stdout} ${blocked.stderr}`,
+    );
     assert.strictEqual(probe(MEMBER).code, 0, "the member's API itself is up");
     // From a pod on pull-host, the path of karmada-controller-manager's calls.
-    await host.core.createNamespacedPod({ namespace: "default", body: {
-      metadata: { name: "reach-member" },
-      spec: { restartPolicy: "Never", containers: [{ name: "curl", image: kenv.KARMADA_IMAGE_KUBECTL, command: ["bash", "-c", `curl -sk --max-time 5 https://${memberIp}:6443/livez; echo " rc=$?"`] }] },
-    } });
-    await waitFor("the probe pod finished", async () => {
-      const p = await host.core.readNamespacedPod({ name: "reach-member", namespace: "default" });
-      return ["Succeeded", "Failed"].includes(String(p.status?.phase));
-    }, 120_000, 2000);
+    await host.core.createNamespacedPod({
+      namespace: "default",
+      body: {
+        metadata: { name: "reach-member" },
+        spec: {
+          restartPolicy: "Never",
+          containers: [
+            {
+              name: "curl",
+              image: kenv.KARMADA_IMAGE_KUBECTL,
+              command: ["bash", "-c", `curl -sk --max-time 5 https://${memberIp}:6443/livez; echo " rc=$?"`],
+            },
+          ],
+        },
+      },
+    });
+    await waitFor(
+      "the probe pod finished",
+      async () => {
+        const p = await host.core.readNamespacedPod({ name: "reach-member", namespace: "default" });
+        return ["Succeeded", "Failed"].includes(String(p.status?.phase));
+      },
+      120_000,
+      2000,
+    );
     const log = await host.core.readNamespacedPodLog({ name: "reach-member", namespace: "default" });
     assert.match(String(log), /rc=28/, `curl from a pod on pull-host times out: ${log}`);
     await host.core.deleteNamespacedPod({ name: "reach-member", namespace: "default", gracePeriodSeconds: 0 });
@@ -133,66 +215,134 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
     const t0 = Date.now();
     await stack.up();
     upDone = Date.now();
-    const c = await waitFor(`Cluster ${MEMBER} Ready`, async () => {
-      const o = await maybe(() => karmada.custom.getClusterCustomObject(CLUSTER) as Promise<Obj>);
-      return condition(o, "Ready")?.status === "True" ? o : undefined;
-    }, 180_000, 2000);
-    assert.deepStrictEqual([c.spec?.syncMode, c.spec?.apiEndpoint, c.spec?.secretRef, c.metadata?.labels?.role], ["Pull", `https://${MEMBER}-control-plane:6443`, undefined, "pull"]);
+    const c = await waitFor(
+      `Cluster ${MEMBER} Ready`,
+      async () => {
+        const o = await maybe(() => karmada.custom.getClusterCustomObject(CLUSTER) as Promise<Obj>);
+        return condition(o, "Ready")?.status === "True" ? o : undefined;
+      },
+      180_000,
+      2000,
+    );
+    assert.deepStrictEqual(
+      [c.spec?.syncMode, c.spec?.apiEndpoint, c.spec?.secretRef, c.metadata?.labels?.role],
+      ["Pull", `https://${MEMBER}-control-plane:6443`, undefined, "pull"],
+    );
     assert.strictEqual(c.spec?.id, (await member.core.readNamespace({ name: "kube-system" })).metadata?.uid);
-    const pods = (await member.core.listNamespacedPod({ namespace: "karmada-cluster", labelSelector: "app=karmada-agent" })).items;
+    const pods = (
+      await member.core.listNamespacedPod({ namespace: "karmada-cluster", labelSelector: "app=karmada-agent" })
+    ).items;
     assert.strictEqual(pods.length, 1);
     assert.strictEqual(pods[0].spec?.containers[0].image, kenv.KARMADA_IMAGE_AGENT);
     const started = Date.parse(String(pods[0].status?.containerStatuses?.[0].state?.running?.startedAt));
     const ready = Date.parse(String(condition(c, "Ready")?.lastTransitionTime));
     const created = Date.parse(String(c.metadata?.creationTimestamp));
     // The still-blocked path: Karmada never called the member.
-    assert.strictEqual(docker("exec", `${HOST}-control-plane`, "curl", "-sk", "--max-time", "3", `https://${memberIp}:6443/livez`).code, 28);
-    console.log(`      up (join, federated objects): ${secs(upDone - t0)}; agent started to Cluster Ready (register to Ready): ${secs(ready - started)}; Cluster declared to Ready: ${secs(ready - created)}`);
+    assert.strictEqual(
+      docker("exec", `${HOST}-control-plane`, "curl", "-sk", "--max-time", "3", `https://${memberIp}:6443/livez`).code,
+      28,
+    );
+    console.log(
+      `      up (join, federated objects): ${secs(upDone - t0)}; agent started to Cluster Ready (register to Ready): ${secs(ready - started)}; Cluster declared to Ready: ${secs(ready - created)}`,
+    );
   });
 
   it("the IrisCluster placed by label lands on pull-member through the agent and is reconciled by the stand-in; the license and fleet Secrets arrive", async () => {
-    const onMember = await waitFor("federated-iris on pull-member", () => maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>), 180_000, 2000);
+    const onMember = await waitFor(
+      "federated-iris on pull-member",
+      () => maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>),
+      180_000,
+      2000,
+    );
     const landed = Date.now();
     assert.strictEqual((onMember.spec?.topology as { data: { image: string } }).data.image, standinImages(env).iris);
-    await waitFor("the stand-in reports Running and Ready on pull-member", async () => {
-      const o = await maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>);
-      return o?.status?.phase === "Running" && condition(o, "Ready")?.status === "True";
-    }, 420_000, 3000);
+    await waitFor(
+      "the stand-in reports Running and Ready on pull-member",
+      async () => {
+        const o = await maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>);
+        return o?.status?.phase === "Running" && condition(o, "Ready")?.status === "True";
+      },
+      420_000,
+      3000,
+    );
     const reconciled = Date.now();
-    await waitFor("Running aggregated onto the template in Karmada (the agent reports Work status)", async () => {
-      const t = await karmada.custom.getNamespacedCustomObject(IRIS) as Obj;
-      return t.status?.phase === "Running";
-    }, 120_000, 2000);
-    const license = await waitFor("the license Secret", () => maybe(() => member.core.readNamespacedSecret({ name: "federated-iris-license", namespace: "default" })), 120_000, 2000);
+    await waitFor(
+      "Running aggregated onto the template in Karmada (the agent reports Work status)",
+      async () => {
+        const t = (await karmada.custom.getNamespacedCustomObject(IRIS)) as Obj;
+        return t.status?.phase === "Running";
+      },
+      120_000,
+      2000,
+    );
+    const license = await waitFor(
+      "the license Secret",
+      () => maybe(() => member.core.readNamespacedSecret({ name: "federated-iris-license", namespace: "default" })),
+      120_000,
+      2000,
+    );
     assert.strictEqual(Buffer.from(license.data?.["iris.key"] ?? "", "base64").toString("utf8"), LICENSE);
-    const shhhh = await waitFor("shhhh-secret", () => maybe(() => member.core.readNamespacedSecret({ name: "shhhh-secret", namespace: "default" })), 120_000, 2000);
+    const shhhh = await waitFor(
+      "shhhh-secret",
+      () => maybe(() => member.core.readNamespacedSecret({ name: "shhhh-secret", namespace: "default" })),
+      120_000,
+      2000,
+    );
     assert.strictEqual(Buffer.from(shhhh.data?.password ?? "", "base64").toString("utf8"), SHHHH.password);
-    const agentKc = await member.core.readNamespacedSecret({ name: "karmada-kubeconfig", namespace: "karmada-cluster" });
-    const token = (JSON.parse(Buffer.from(agentKc.data?.["karmada-kubeconfig"] ?? "", "base64").toString("utf8")) as { users: { user: { token: string } }[] }).users[0].user.token;
+    const agentKc = await member.core.readNamespacedSecret({
+      name: "karmada-kubeconfig",
+      namespace: "karmada-cluster",
+    });
+    const token = (
+      JSON.parse(Buffer.from(agentKc.data?.["karmada-kubeconfig"] ?? "", "base64").toString("utf8")) as {
+        users: { user: { token: string } }[];
+      }
+    ).users[0].user.token;
     assert.ok(token.length > 20);
     const state = await stack.exportState();
-    for (const s of [LICENSE, SHHHH.password, token]) assert.ok(!state.includes(s), "no plaintext secret (license, fleet Secret, the agent's token) in the state");
-    console.log(`      propagation: the IrisCluster on pull-member ${secs(landed - upDone)} after up returned, reconciled there ${secs(reconciled - landed)} later`);
+    for (const s of [LICENSE, SHHHH.password, token])
+      assert.ok(!state.includes(s), "no plaintext secret (license, fleet Secret, the agent's token) in the state");
+    console.log(
+      `      propagation: the IrisCluster on pull-member ${secs(landed - upDone)} after up returned, reconciled there ${secs(reconciled - landed)} later`,
+    );
   });
 
   it("the agent's Karmada credential is scoped: it may read its own Cluster, not another's Secret or Works", async () => {
-    const agentKc = await member.core.readNamespacedSecret({ name: "karmada-kubeconfig", namespace: "karmada-cluster" });
+    const agentKc = await member.core.readNamespacedSecret({
+      name: "karmada-kubeconfig",
+      namespace: "karmada-cluster",
+    });
     const text = Buffer.from(agentKc.data?.["karmada-kubeconfig"] ?? "", "base64").toString("utf8");
     const kc = new k8s.KubeConfig();
     kc.loadFromString(text);
     // From this host the Karmada API is at 127.0.0.1 (in the certificate), not the host node's name.
-    kc.clusters[0] = { ...kc.clusters[0], server: `https://127.0.0.1:${PORT}`, tlsServerName: undefined } as k8s.Cluster;
+    kc.clusters[0] = {
+      ...kc.clusters[0],
+      server: `https://127.0.0.1:${PORT}`,
+      tlsServerName: undefined,
+    } as k8s.Cluster;
     const authz = kc.makeApiClient(k8s.AuthorizationV1Api);
-    const can = async (attrs: k8s.V1ResourceAttributes) => (await authz.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: attrs } } })).status?.allowed ?? false;
+    const can = async (attrs: k8s.V1ResourceAttributes) =>
+      (await authz.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: attrs } } })).status?.allowed ??
+      false;
     assert.ok(await can({ group: "cluster.karmada.io", resource: "clusters", verb: "get", name: MEMBER }));
-    assert.ok(await can({ group: "work.karmada.io", resource: "works", verb: "update", namespace: `karmada-es-${MEMBER}` }));
+    assert.ok(
+      await can({ group: "work.karmada.io", resource: "works", verb: "update", namespace: `karmada-es-${MEMBER}` }),
+    );
     for (const [what, attrs] of [
       ["delete its Cluster", { group: "cluster.karmada.io", resource: "clusters", verb: "delete", name: MEMBER }],
       ["create Clusters", { group: "cluster.karmada.io", resource: "clusters", verb: "create" }],
       ["read Secrets", { resource: "secrets", verb: "get", namespace: "karmada-cluster" }],
-      ["touch another member's Works", { group: "work.karmada.io", resource: "works", verb: "list", namespace: "karmada-es-other" }],
-      ["change policies", { group: "policy.karmada.io", resource: "propagationpolicies", verb: "create", namespace: "default" }],
-    ] as [string, k8s.V1ResourceAttributes][]) assert.strictEqual(await can(attrs), false, `the agent may not ${what}`);
+      [
+        "touch another member's Works",
+        { group: "work.karmada.io", resource: "works", verb: "list", namespace: "karmada-es-other" },
+      ],
+      [
+        "change policies",
+        { group: "policy.karmada.io", resource: "propagationpolicies", verb: "create", namespace: "default" },
+      ],
+    ] as [string, k8s.V1ResourceAttributes][])
+      assert.strictEqual(await can(attrs), false, `the agent may not ${what}`);
   });
 
   it("a second up changes nothing", async () => {
@@ -209,14 +359,39 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
     assert.strictEqual(await maybe(() => karmada.custom.getClusterCustomObject(CLUSTER)), undefined, "no Cluster");
     for (const [what, read] of [
       ["execution namespace", () => karmada.core.readNamespace({ name: `karmada-es-${MEMBER}` })],
-      ["agent ServiceAccount", () => karmada.core.readNamespacedServiceAccount({ name: `karmada-agent-${MEMBER}`, namespace: "karmada-cluster" })],
-      ["agent token", () => karmada.core.readNamespacedSecret({ name: `karmada-agent-${MEMBER}`, namespace: "karmada-cluster" })],
-      ["agent ClusterRole", () => karmada.config.makeApiClient(k8s.RbacAuthorizationV1Api).readClusterRole({ name: `system:karmada:${MEMBER}:agent` })],
-      ["agent lease", () => karmada.config.makeApiClient(k8s.CoordinationV1Api).readNamespacedLease({ name: MEMBER, namespace: "karmada-cluster" })],
+      [
+        "agent ServiceAccount",
+        () =>
+          karmada.core.readNamespacedServiceAccount({ name: `karmada-agent-${MEMBER}`, namespace: "karmada-cluster" }),
+      ],
+      [
+        "agent token",
+        () => karmada.core.readNamespacedSecret({ name: `karmada-agent-${MEMBER}`, namespace: "karmada-cluster" }),
+      ],
+      [
+        "agent ClusterRole",
+        () =>
+          karmada.config
+            .makeApiClient(k8s.RbacAuthorizationV1Api)
+            .readClusterRole({ name: `system:karmada:${MEMBER}:agent` }),
+      ],
+      [
+        "agent lease",
+        () =>
+          karmada.config
+            .makeApiClient(k8s.CoordinationV1Api)
+            .readNamespacedLease({ name: MEMBER, namespace: "karmada-cluster" }),
+      ],
       ["member namespace karmada-cluster", () => member.core.readNamespace({ name: "karmada-cluster" })],
-      ["member ClusterRole karmada-agent", () => member.config.makeApiClient(k8s.RbacAuthorizationV1Api).readClusterRole({ name: "karmada-agent" })],
+      [
+        "member ClusterRole karmada-agent",
+        () => member.config.makeApiClient(k8s.RbacAuthorizationV1Api).readClusterRole({ name: "karmada-agent" }),
+      ],
       ["the IrisCluster on the member", () => member.custom.getNamespacedCustomObject(IRIS)],
-      ["the license Secret on the member", () => member.core.readNamespacedSecret({ name: "federated-iris-license", namespace: "default" })],
+      [
+        "the license Secret on the member",
+        () => member.core.readNamespacedSecret({ name: "federated-iris-license", namespace: "default" }),
+      ],
     ] as [string, () => Promise<unknown>][]) {
       await waitFor(`no ${what}`, async () => (await maybe(read)) === undefined, 60_000, 2000);
     }
@@ -225,8 +400,18 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
 
   it("destroy leaves no container", async () => {
     const res = await stack.destroy();
-    for (const line of [/helm\.sh\/v3:Release karmada-karmada deleted/, /dynamic\/kind:Cluster pull-host-kind deleted/, /dynamic\/kind:Cluster pull-member-kind deleted/]) assert.match(res.stdout, line);
+    for (const line of [
+      /helm\.sh\/v3:Release karmada-karmada deleted/,
+      /dynamic\/kind:Cluster pull-host-kind deleted/,
+      /dynamic\/kind:Cluster pull-member-kind deleted/,
+    ])
+      assert.match(res.stdout, line);
     assert.deepStrictEqual(containersNamed([`${HOST}-`, `${MEMBER}-`]), []);
-    assert.deepStrictEqual(kind("get", "clusters").stdout.split("\n").filter((n) => n === HOST || n === MEMBER), []);
+    assert.deepStrictEqual(
+      kind("get", "clusters")
+        .stdout.split("\n")
+        .filter((n) => n === HOST || n === MEMBER),
+      [],
+    );
   });
 });

@@ -34,10 +34,19 @@ export function mirrorHostAddress(): string {
   return `127.0.0.1:${process.env.IKO_REGISTRY_PORT ?? "5001"}`;
 }
 
-export interface Exec { code: number; stdout: string; stderr: string }
+export interface Exec {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 export function sh(command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Exec {
-  const res = child.spawnSync(command, args, { encoding: "utf8", env: opts.env ?? process.env, input: opts.input, maxBuffer: 64 * 1024 * 1024 });
+  const res = child.spawnSync(command, args, {
+    encoding: "utf8",
+    env: opts.env ?? process.env,
+    input: opts.input,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: res.status ?? 1, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
 }
 
@@ -47,7 +56,9 @@ export function docker(...args: string[]): Exec {
 
 /** Names of every container (running or not) whose name starts with one of `prefixes`. */
 export function containersNamed(prefixes: string[]): string[] {
-  const out = docker("ps", "-a", "--format", "{{.Names}}").stdout.split("\n").filter((n) => n.length > 0);
+  const out = docker("ps", "-a", "--format", "{{.Names}}")
+    .stdout.split("\n")
+    .filter((n) => n.length > 0);
   return out.filter((n) => prefixes.some((p) => n.startsWith(p))).sort();
 }
 
@@ -61,10 +72,10 @@ export function containerCreated(name: string): number {
 /** The repositories and tags on the mirror (its catalog), sorted, e.g. "docker.io/library/x:1". */
 export async function mirrorContent(): Promise<string[]> {
   const base = `http://${mirrorHostAddress()}/v2`;
-  const catalog = await (await fetch(`${base}/_catalog?n=10000`)).json() as { repositories?: string[] };
+  const catalog = (await (await fetch(`${base}/_catalog?n=10000`)).json()) as { repositories?: string[] };
   const out: string[] = [];
   for (const repo of catalog.repositories ?? []) {
-    const tags = await (await fetch(`${base}/${repo}/tags/list`)).json() as { tags?: string[] | null };
+    const tags = (await (await fetch(`${base}/${repo}/tags/list`)).json()) as { tags?: string[] | null };
     for (const t of tags.tags ?? []) out.push(`${repo}:${t}`);
   }
   return out.sort();
@@ -73,7 +84,11 @@ export async function mirrorContent(): Promise<string[]> {
 /** Files and folders in the working tree that git does not track, ignored ones included. */
 export function untrackedFiles(repo: string): string[] {
   const res = sh("git", ["-C", repo, "status", "--porcelain", "--ignored", "--untracked-files=all"]);
-  return res.stdout.split("\n").filter((l) => l.length > 0).map((l) => l.slice(3)).sort();
+  return res.stdout
+    .split("\n")
+    .filter((l) => l.length > 0)
+    .map((l) => l.slice(3))
+    .sort();
 }
 
 /** A listing of ~/.kube (names, sizes and modification times), to show nothing there changed. */
@@ -85,7 +100,10 @@ export function kubeDirListing(): string[] {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else { const st = fs.statSync(p); out.push(`${p} ${st.size} ${st.mtimeMs}`); }
+      else {
+        const st = fs.statSync(p);
+        out.push(`${p} ${st.size} ${st.mtimeMs}`);
+      }
     }
   };
   walk(dir);
@@ -105,9 +123,20 @@ export function standinImages(env: Record<string, string> = tierEnv()): { iko: s
  * node image with kind's default CNI (no Cilium), the stand-in IKO chart, CRD and operator image,
  * one IrisCluster of the IRIS stand-in, every image through the mirror.
  */
-export function kindWfhConfig(homeName: string, workName: string, irisName: string, env: Record<string, string> = tierEnv()): Record<string, unknown> {
+export function kindWfhConfig(
+  homeName: string,
+  workName: string,
+  irisName: string,
+  env: Record<string, string> = tierEnv(),
+): Record<string, unknown> {
   const images = standinImages(env);
-  const cluster = (name: string) => ({ name, source: "kind", workers: 1, nodeImage: env.NODE_IMAGE, cilium: { enabled: false } });
+  const cluster = (name: string) => ({
+    name,
+    source: "kind",
+    workers: 1,
+    nodeImage: env.NODE_IMAGE,
+    cilium: { enabled: false },
+  });
   return {
     "iko-plus:home": cluster(homeName),
     "iko-plus:work": cluster(workName),
@@ -141,20 +170,41 @@ export function karmadaTierEnv(): Record<string, string> {
  * stand-in IKO chart, CRD and operator on both, one federated IrisCluster of the IRIS stand-in
  * with a license Secret, one fleet Secret, every image through the mirror.
  */
-export function kindFleetConfig(hostName: string, memberName: string, kenv: Record<string, string> = karmadaTierEnv(), env: Record<string, string> = tierEnv()) {
+export function kindFleetConfig(
+  hostName: string,
+  memberName: string,
+  kenv: Record<string, string> = karmadaTierEnv(),
+  env: Record<string, string> = tierEnv(),
+) {
   const images = standinImages(env);
-  const cluster = (name: string) => ({ name, source: "kind", workers: 0, nodeImage: env.NODE_IMAGE, cilium: { enabled: false } });
+  const cluster = (name: string) => ({
+    name,
+    source: "kind",
+    workers: 0,
+    nodeImage: env.NODE_IMAGE,
+    cilium: { enabled: false },
+  });
   return {
     "iko-plus:clusters": [
       { ...cluster(hostName), extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] },
       { ...cluster(memberName), join: { provider: "kind", labels: { role: "clone" } } },
     ],
     "iko-plus:karmada": {
-      mode: "helm", host: hostName, endpoint: "https://127.0.0.1:32443", nodePort: 32443, chartPath: kenv.KARMADA_CHART_PATH,
+      mode: "helm",
+      host: hostName,
+      endpoint: "https://127.0.0.1:32443",
+      nodePort: 32443,
+      chartPath: kenv.KARMADA_CHART_PATH,
       images: {
-        apiServer: env.KUBE_APISERVER_IMAGE, kubeControllerManager: env.KUBE_CONTROLLER_MANAGER_IMAGE, etcd: kenv.KARMADA_IMAGE_ETCD,
-        cfssl: kenv.KARMADA_IMAGE_CFSSL, kubectl: kenv.KARMADA_IMAGE_KUBECTL, aggregatedApiServer: kenv.KARMADA_IMAGE_AGGREGATED_API_SERVER,
-        controllerManager: kenv.KARMADA_IMAGE_CONTROLLER_MANAGER, scheduler: kenv.KARMADA_IMAGE_SCHEDULER, webhook: kenv.KARMADA_IMAGE_WEBHOOK,
+        apiServer: env.KUBE_APISERVER_IMAGE,
+        kubeControllerManager: env.KUBE_CONTROLLER_MANAGER_IMAGE,
+        etcd: kenv.KARMADA_IMAGE_ETCD,
+        cfssl: kenv.KARMADA_IMAGE_CFSSL,
+        kubectl: kenv.KARMADA_IMAGE_KUBECTL,
+        aggregatedApiServer: kenv.KARMADA_IMAGE_AGGREGATED_API_SERVER,
+        controllerManager: kenv.KARMADA_IMAGE_CONTROLLER_MANAGER,
+        scheduler: kenv.KARMADA_IMAGE_SCHEDULER,
+        webhook: kenv.KARMADA_IMAGE_WEBHOOK,
       },
     },
     "iko-plus:iko": {
@@ -163,10 +213,16 @@ export function kindFleetConfig(hostName: string, memberName: string, kenv: Reco
       image: images.iko,
       values: { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } },
     },
-    "iko-plus:federatedIrisClusters": [{
-      name: "federated-iris", image: images.iris, serviceType: "ClusterIP", policyName: "iriscluster-propagate", licenseKeyConfig: "irisLicenseKey",
-      placement: { clusterNames: [memberName] },
-    }],
+    "iko-plus:federatedIrisClusters": [
+      {
+        name: "federated-iris",
+        image: images.iris,
+        serviceType: "ClusterIP",
+        policyName: "iriscluster-propagate",
+        licenseKeyConfig: "irisLicenseKey",
+        placement: { clusterNames: [memberName] },
+      },
+    ],
     "iko-plus:fleetSecrets": [{ name: "shhhh-secret", dataKey: "shhhhSecretData", clusterNames: [memberName] }],
     "iko-plus:registryMirror": { endpoint: mirrorEndpoint() },
   };

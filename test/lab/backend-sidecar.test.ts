@@ -45,7 +45,9 @@ describe("lab (real Pulumi CLI, no cluster): the file backend's checkpoint sidec
     const cli = newCli((dir) => `file://${dir}`);
     await cli.ok(["stack", "init", "labtest-sidecar", "--secrets-provider", "passphrase"]);
     await cli.ok(["stack", "export", "--stack", "labtest-sidecar"]);
-    const found = sidecars(path.join(cli.backendDir, ".pulumi", "stacks")).filter((f) => f.endsWith("labtest-sidecar.json.attrs"));
+    const found = sidecars(path.join(cli.backendDir, ".pulumi", "stacks")).filter((f) =>
+      f.endsWith("labtest-sidecar.json.attrs"),
+    );
     assert.strictEqual(found.length, 1, "the checkpoint has its sidecar");
     fs.writeFileSync(found[0], "");
     const res = await cli.run(["stack", "export", "--stack", "labtest-sidecar"]);
@@ -55,7 +57,11 @@ describe("lab (real Pulumi CLI, no cluster): the file backend's checkpoint sidec
 
   it("our backend URL (metadata=skip) writes no sidecar, so a kill cannot leave one empty", async () => {
     const cli = newCli(fileBackendUrl);
-    assert.strictEqual(cli.env.PULUMI_BACKEND_URL, `file://${cli.backendDir}?metadata=skip`, "the lab tests use it too");
+    assert.strictEqual(
+      cli.env.PULUMI_BACKEND_URL,
+      `file://${cli.backendDir}?metadata=skip`,
+      "the lab tests use it too",
+    );
     await cli.ok(["stack", "init", "labtest-sidecar", "--secrets-provider", "passphrase"]);
     const exported = await cli.ok(["stack", "export", "--stack", "labtest-sidecar"]);
     assert.match(exported.stdout, /"deployment"/);
@@ -70,9 +76,22 @@ describe("lab (real Pulumi CLI, no cluster): the file backend's checkpoint sidec
     fs.copyFileSync(path.join(REPO, "scripts", "pulumi.sh"), path.join(project, "scripts", "pulumi.sh"));
     fs.symlinkSync(path.join(REPO, "node_modules"), path.join(project, "node_modules"), "dir");
     fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: sidecar-test\nruntime: nodejs\n");
-    const env = { ...process.env, PATH: `${labBinDir()}${path.delimiter}${process.env.PATH}`, PULUMI_HOME: path.join(project, ".pulumi-home"),
-      PULUMI_CONFIG_PASSPHRASE: "x", PULUMI_BACKEND_URL: "", STACK: "sidecar", PULUMI_SKIP_UPDATE_CHECK: "true", NO_COLOR: "1" };
-    const run = () => child.spawnSync("bash", [path.join(project, "scripts", "pulumi.sh"), "refresh", "--yes", "--non-interactive"], { cwd: project, env, encoding: "utf8" });
+    const env = {
+      ...process.env,
+      PATH: `${labBinDir()}${path.delimiter}${process.env.PATH}`,
+      PULUMI_HOME: path.join(project, ".pulumi-home"),
+      PULUMI_CONFIG_PASSPHRASE: "x",
+      PULUMI_BACKEND_URL: "",
+      STACK: "sidecar",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      NO_COLOR: "1",
+    };
+    const run = () =>
+      child.spawnSync("bash", [path.join(project, "scripts", "pulumi.sh"), "refresh", "--yes", "--non-interactive"], {
+        cwd: project,
+        env,
+        encoding: "utf8",
+      });
     const first = run();
     assert.strictEqual(first.status, 0, first.stderr);
     const stacks = path.join(project, ".state", ".pulumi", "stacks");
@@ -82,7 +101,10 @@ describe("lab (real Pulumi CLI, no cluster): the file backend's checkpoint sidec
     fs.writeFileSync(`${checkpoint}.attrs`, "");
     const second = run();
     assert.strictEqual(second.status, 0, second.stderr);
-    assert.match(second.stderr, /pulumi\.sh: removed an empty checkpoint sidecar \(left by a killed run\): \.state\/\.pulumi\/stacks\/sidecar-test\/sidecar\.json\.attrs/);
+    assert.match(
+      second.stderr,
+      /pulumi\.sh: removed an empty checkpoint sidecar \(left by a killed run\): \.state\/\.pulumi\/stacks\/sidecar-test\/sidecar\.json\.attrs/,
+    );
     assert.deepStrictEqual(sidecars(stacks), []);
   });
 });

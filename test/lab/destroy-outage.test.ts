@@ -11,7 +11,16 @@
  */
 import * as assert from "assert";
 import { parseComponent, startComponent, stopComponent } from "../../lab/src/control";
-import { CLUSTERS, FleetSpec, compare, describeMismatches, expectedObjects, fleetStack, seconds, stackState } from "./fleet-inventory";
+import {
+  CLUSTERS,
+  FleetSpec,
+  compare,
+  describeMismatches,
+  expectedObjects,
+  fleetStack,
+  seconds,
+  stackState,
+} from "./fleet-inventory";
 import { Clients, labClients, labDir, maybe, waitFor } from "./kube";
 import { PulumiCli, RunResult } from "./pulumi-cli";
 import { recordResult } from "./results";
@@ -29,9 +38,19 @@ const CRD = "irisclusters.intersystems.com";
 function spec(): FleetSpec {
   return {
     members: MEMBERS.map((m) => ({ name: m, labels: { outage: "yes", site: m }, iko: true })),
-    federated: [{ name: "outage-iris", members: MEMBERS, placement: { clusterNames: MEMBERS }, licenseKeyConfig: "outageLicense" }],
+    federated: [
+      {
+        name: "outage-iris",
+        members: MEMBERS,
+        placement: { clusterNames: MEMBERS },
+        licenseKeyConfig: "outageLicense",
+      },
+    ],
     fleetSecrets: [{ name: "outage-shared", members: MEMBERS, labels: { outage: "yes" }, dataKey: "outageShared" }],
-    secrets: { outageLicense: "IRIS-LICENSE-KEY-outage-0123456789", outageShared: JSON.stringify({ password: PASSWORD }) },
+    secrets: {
+      outageLicense: "IRIS-LICENSE-KEY-outage-0123456789",
+      outageShared: JSON.stringify({ password: PASSWORD }),
+    },
   };
 }
 
@@ -52,7 +71,8 @@ async function memberLeftovers(c: Clients, m: string): Promise<string[]> {
   const secrets = await c.core.listNamespacedSecret({ namespace: "default" });
   for (const s of secrets.items) {
     const name = s.metadata?.name ?? "";
-    if (name.startsWith(PREFIX) || s.metadata?.labels?.["karmada.io/managed"] === "true") left.push(`Secret default/${name}`);
+    if (name.startsWith(PREFIX) || s.metadata?.labels?.["karmada.io/managed"] === "true")
+      left.push(`Secret default/${name}`);
   }
   return left;
 }
@@ -62,12 +82,21 @@ async function karmadaLeftovers(k: Clients, members: string[]): Promise<string[]
   const left: string[] = [];
   for (const m of members) {
     if (await maybe(() => k.custom.getClusterCustomObject({ ...CLUSTERS, name: m }))) left.push(`Cluster ${m}`);
-    for (const s of [m, `${m}-impersonator`]) if (await maybe(() => k.core.readNamespacedSecret({ namespace: "karmada-cluster", name: s }))) left.push(`Secret karmada-cluster/${s}`);
-    const works = await maybe(() => k.custom.listNamespacedCustomObject({ ...WORKS, namespace: `karmada-es-${m}` }) as Promise<{ items: { metadata: { name: string } }[] }>);
-    for (const w of works?.items ?? []) if (w.metadata.name.startsWith(PREFIX)) left.push(`Work karmada-es-${m}/${w.metadata.name}`);
+    for (const s of [m, `${m}-impersonator`])
+      if (await maybe(() => k.core.readNamespacedSecret({ namespace: "karmada-cluster", name: s })))
+        left.push(`Secret karmada-cluster/${s}`);
+    const works = await maybe(
+      () =>
+        k.custom.listNamespacedCustomObject({ ...WORKS, namespace: `karmada-es-${m}` }) as Promise<{
+          items: { metadata: { name: string } }[];
+        }>,
+    );
+    for (const w of works?.items ?? [])
+      if (w.metadata.name.startsWith(PREFIX)) left.push(`Work karmada-es-${m}/${w.metadata.name}`);
   }
   if (await maybe(() => k.crds.readCustomResourceDefinition({ name: CRD }))) left.push(`CRD ${CRD}`);
-  if (await maybe(() => k.custom.getClusterCustomObject({ ...INTERPRETERS, name: "iriscluster-interpreter" }))) left.push("ResourceInterpreterCustomization iriscluster-interpreter");
+  if (await maybe(() => k.custom.getClusterCustomObject({ ...INTERPRETERS, name: "iriscluster-interpreter" })))
+    left.push("ResourceInterpreterCustomization iriscluster-interpreter");
   return left;
 }
 
@@ -80,8 +109,14 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
   let stopped = false;
   let passed = 0;
   const timings: string[] = [];
-  const the = (): LabStack => { if (!stack) throw new Error("the stack was not created"); return stack; };
-  const destroy = () => cli.run(["destroy", "--yes", "--skip-preview", "--continue-on-error", "--stack", the().name], { timeoutMs: 12 * 60_000 });
+  const the = (): LabStack => {
+    if (!stack) throw new Error("the stack was not created");
+    return stack;
+  };
+  const destroy = () =>
+    cli.run(["destroy", "--yes", "--skip-preview", "--continue-on-error", "--stack", the().name], {
+      timeoutMs: 12 * 60_000,
+    });
   const startVictim = async () => {
     const { owner, component } = parseComponent(`${VICTIM}/kube-apiserver`);
     await startComponent(labDir(), owner, component);
@@ -93,10 +128,14 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
     for (const m of MEMBERS) clients[m] = labClients(m);
   });
   after(async () => {
-    if (stopped) await startVictim().catch((e: Error) => console.error(`      could not start ${VICTIM}/kube-apiserver again: ${e.message}`));
+    if (stopped)
+      await startVictim().catch((e: Error) =>
+        console.error(`      could not start ${VICTIM}/kube-apiserver again: ${e.message}`),
+      );
     if (stack) {
       const r = await destroy();
-      if (r.code !== 0) console.error(`      destroy ${stack.name} failed:\n${outputOf(r).split("\n").slice(-25).join("\n")}`);
+      if (r.code !== 0)
+        console.error(`      destroy ${stack.name} failed:\n${outputOf(r).split("\n").slice(-25).join("\n")}`);
       await stack.remove();
     }
     cli.dispose();
@@ -109,11 +148,18 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
     const t0 = Date.now();
     await the().up();
     let last = "";
-    await waitFor("every outage* object on exactly its clusters", async () => {
-      const ms = await compare(clients, expectedObjects(s, MEMBERS), PREFIX);
-      last = describeMismatches(ms);
-      return ms.length === 0;
-    }, 180_000, 1000).catch((e: Error) => { throw new Error(`${e.message}; last: ${last}`); });
+    await waitFor(
+      "every outage* object on exactly its clusters",
+      async () => {
+        const ms = await compare(clients, expectedObjects(s, MEMBERS), PREFIX);
+        last = describeMismatches(ms);
+        return ms.length === 0;
+      },
+      180_000,
+      1000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; last: ${last}`);
+    });
     timings.push(`up and propagated ${seconds(t0)} s`);
     passed++;
   });
@@ -126,25 +172,50 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
     const r = await destroy();
     timings.push(`destroy with ${VICTIM} down ${seconds(t0)} s (exit ${r.code})`);
     const errors = errorLines(outputOf(r));
-    console.log(`      destroy with ${VICTIM} down, errors:\n${errors.slice(0, 8).map((l) => `        ${l.trim().slice(0, 400)}`).join("\n")}`);
+    console.log(
+      `      destroy with ${VICTIM} down, errors:\n${errors
+        .slice(0, 8)
+        .map((l) => `        ${l.trim().slice(0, 400)}`)
+        .join("\n")}`,
+    );
     assert.notStrictEqual(r.code, 0, "the destroy fails while a member is down");
-    assert.ok(errors.some((l) => l.includes(`member cluster "${VICTIM}"`) && l.includes("run destroy again")),
-      `an error names member cluster "${VICTIM}" and what to do:\n${errors.join("\n")}`);
-    assert.deepStrictEqual(errors.filter((l) => l.includes(LIVE)), [], `no error about ${LIVE}`);
+    assert.ok(
+      errors.some((l) => l.includes(`member cluster "${VICTIM}"`) && l.includes("run destroy again")),
+      `an error names member cluster "${VICTIM}" and what to do:\n${errors.join("\n")}`,
+    );
+    assert.deepStrictEqual(
+      errors.filter((l) => l.includes(LIVE)),
+      [],
+      `no error about ${LIVE}`,
+    );
     assert.ok(!outputOf(r).includes(PASSWORD), "the password is not printed");
 
-    const liveLeft = await waitFor(`${LIVE} cleaned`, async () => {
-      const left = await memberLeftovers(clients[LIVE], LIVE);
-      return left.length === 0 ? left : undefined;
-    }, 60_000, 1000).catch(async () => memberLeftovers(clients[LIVE], LIVE));
+    const liveLeft = await waitFor(
+      `${LIVE} cleaned`,
+      async () => {
+        const left = await memberLeftovers(clients[LIVE], LIVE);
+        return left.length === 0 ? left : undefined;
+      },
+      60_000,
+      1000,
+    ).catch(async () => memberLeftovers(clients[LIVE], LIVE));
     assert.deepStrictEqual(liveLeft, [], `nothing of the stack left on ${LIVE}`);
-    assert.deepStrictEqual(await karmadaLeftovers(clients.karmada, [LIVE]), [], `nothing of the stack left in Karmada for ${LIVE}, no CRD, no interpreter`);
+    assert.deepStrictEqual(
+      await karmadaLeftovers(clients.karmada, [LIVE]),
+      [],
+      `nothing of the stack left in Karmada for ${LIVE}, no CRD, no interpreter`,
+    );
     const karmadaObjects = await compare(clients, { karmada: { irisclusters: new Set(), secrets: new Set() } }, PREFIX);
     assert.deepStrictEqual(karmadaObjects, [], "no outage* template or Secret left in Karmada");
     // The victim stays joined, so Karmada can still clean it once it is back.
-    assert.ok(await maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name: VICTIM })), `Cluster ${VICTIM} kept in Karmada`);
+    assert.ok(
+      await maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name: VICTIM })),
+      `Cluster ${VICTIM} kept in Karmada`,
+    );
     const state = await stackState(the());
-    const others = state.resources.filter((x) => !x.type.startsWith("pulumi:") && !x.type.startsWith("iko-plus:")).map((x) => x.urn.split("::").pop() as string)
+    const others = state.resources
+      .filter((x) => !x.type.startsWith("pulumi:") && !x.type.startsWith("iko-plus:"))
+      .map((x) => x.urn.split("::").pop() as string)
       .filter((n) => !n.startsWith(`${VICTIM}-`));
     assert.deepStrictEqual(others, [], `only ${VICTIM}'s resources are left in the state`);
     passed++;
@@ -159,16 +230,33 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
     timings.push(`second destroy ${seconds(t1)} s (exit ${r.code})`);
     assert.strictEqual(r.code, 0, `the second destroy succeeds:\n${errorLines(outputOf(r)).slice(0, 10).join("\n")}`);
     const state = await stackState(the());
-    assert.deepStrictEqual(state.resources.map((x) => x.urn), [], "nothing left in the state");
+    assert.deepStrictEqual(
+      state.resources.map((x) => x.urn),
+      [],
+      "nothing left in the state",
+    );
     for (const m of MEMBERS) {
-      const left = await waitFor(`${m} empty`, async () => {
-        const l = await memberLeftovers(clients[m], m);
-        return l.length === 0 ? l : undefined;
-      }, 60_000, 1000).catch(async () => memberLeftovers(clients[m], m));
+      const left = await waitFor(
+        `${m} empty`,
+        async () => {
+          const l = await memberLeftovers(clients[m], m);
+          return l.length === 0 ? l : undefined;
+        },
+        60_000,
+        1000,
+      ).catch(async () => memberLeftovers(clients[m], m));
       assert.deepStrictEqual(left, [], `nothing of the stack left on ${m}`);
     }
-    assert.deepStrictEqual(await karmadaLeftovers(clients.karmada, MEMBERS), [], "nothing of the stack left in Karmada");
-    assert.deepStrictEqual(await compare(clients, expectedObjects({ ...s, federated: [], fleetSecrets: [] }, MEMBERS), PREFIX), [], "no outage* object anywhere");
+    assert.deepStrictEqual(
+      await karmadaLeftovers(clients.karmada, MEMBERS),
+      [],
+      "nothing of the stack left in Karmada",
+    );
+    assert.deepStrictEqual(
+      await compare(clients, expectedObjects({ ...s, federated: [], fleetSecrets: [] }, MEMBERS), PREFIX),
+      [],
+      "no outage* object anywhere",
+    );
     await the().remove();
     stack = undefined;
     passed++;

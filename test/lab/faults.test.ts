@@ -10,8 +10,20 @@
 import * as assert from "assert";
 import { parseComponent, startComponent, stopComponent } from "../../lab/src/control";
 import {
-  CLUSTERS, FleetSpec, IRIS, Obj, clusterReady, clusterReadyStatus, compare, describeMismatches, duplicateIds, expectedObjects, fleetConfig, fleetStack,
-  seconds, stackState,
+  CLUSTERS,
+  FleetSpec,
+  IRIS,
+  Obj,
+  clusterReady,
+  clusterReadyStatus,
+  compare,
+  describeMismatches,
+  duplicateIds,
+  expectedObjects,
+  fleetConfig,
+  fleetStack,
+  seconds,
+  stackState,
 } from "./fleet-inventory";
 import { Clients, labClients, labDir, maybe, waitFor } from "./kube";
 import { PulumiCli, RunResult } from "./pulumi-cli";
@@ -30,8 +42,18 @@ function baseFleet(): FleetSpec {
   return {
     members: MEMBERS.map((m) => ({ name: m, labels: { fault: "yes", site: m }, iko: m === VICTIM })),
     federated: [
-      { name: "fault-a", members: ["ikohome"], placement: { clusterNames: ["ikohome"] }, licenseKeyConfig: "faultLicense" },
-      { name: "fault-all", members: MEMBERS, placement: { labels: { fault: "yes" } }, licenseKeyConfig: "faultLicense" },
+      {
+        name: "fault-a",
+        members: ["ikohome"],
+        placement: { clusterNames: ["ikohome"] },
+        licenseKeyConfig: "faultLicense",
+      },
+      {
+        name: "fault-all",
+        members: MEMBERS,
+        placement: { labels: { fault: "yes" } },
+        licenseKeyConfig: "faultLicense",
+      },
       { name: "fault-v", members: [VICTIM], placement: { clusterNames: [VICTIM] } },
     ],
     fleetSecrets: [{ name: "fault-shared", members: MEMBERS, labels: { fault: "yes" }, dataKey: "faultShared" }],
@@ -55,14 +77,39 @@ const errorLines = (out: string) => {
 async function memberBack(c: Clients): Promise<void> {
   const ns = "default";
   const name = `probe-token-${Date.now()}`; // not "fault*": the inventory compares those
-  await waitFor("the member's API server to accept writes", () => maybe(() => c.core.createNamespacedServiceAccount({ namespace: ns, body: { metadata: { name } } })), 60_000, 1000);
-  await c.core.createNamespacedSecret({ namespace: ns, body: { metadata: { name, annotations: { "kubernetes.io/service-account.name": name } }, type: "kubernetes.io/service-account-token" } });
+  await waitFor(
+    "the member's API server to accept writes",
+    () => maybe(() => c.core.createNamespacedServiceAccount({ namespace: ns, body: { metadata: { name } } })),
+    60_000,
+    1000,
+  );
+  await c.core.createNamespacedSecret({
+    namespace: ns,
+    body: {
+      metadata: { name, annotations: { "kubernetes.io/service-account.name": name } },
+      type: "kubernetes.io/service-account-token",
+    },
+  });
   try {
-    await waitFor("the member's token controller to mint a token", async () => {
-      const s = await maybe(() => c.core.readNamespacedSecret({ namespace: ns, name }));
-      if (!s) await maybe(() => c.core.createNamespacedSecret({ namespace: ns, body: { metadata: { name, annotations: { "kubernetes.io/service-account.name": name } }, type: "kubernetes.io/service-account-token" } }));
-      return Boolean(s?.data?.token);
-    }, 120_000, 1000);
+    await waitFor(
+      "the member's token controller to mint a token",
+      async () => {
+        const s = await maybe(() => c.core.readNamespacedSecret({ namespace: ns, name }));
+        if (!s)
+          await maybe(() =>
+            c.core.createNamespacedSecret({
+              namespace: ns,
+              body: {
+                metadata: { name, annotations: { "kubernetes.io/service-account.name": name } },
+                type: "kubernetes.io/service-account-token",
+              },
+            }),
+          );
+        return Boolean(s?.data?.token);
+      },
+      120_000,
+      1000,
+    );
   } finally {
     await maybe(() => c.core.deleteNamespacedSecret({ namespace: ns, name }));
     await maybe(() => c.core.deleteNamespacedServiceAccount({ namespace: ns, name }));
@@ -88,18 +135,29 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
     await startComponent(labDir(), owner, c);
     stopped.delete(component);
   };
-  const cluster = (name: string) => maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name }) as Promise<Obj>);
-  const the = (): LabStack => { if (!stack) throw new Error("the stack was not created"); return stack; };
+  const cluster = (name: string) =>
+    maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name }) as Promise<Obj>);
+  const the = (): LabStack => {
+    if (!stack) throw new Error("the stack was not created");
+    return stack;
+  };
   /** Every object on exactly its clusters (within `timeoutMs`), each recorded once, no pending operation, every member Ready. */
   const assertConverged = async (what: string, timeoutMs = 120_000) => {
     const expected = expectedObjects(spec, ALL);
     let last = "";
     const t0 = Date.now();
-    await waitFor(`${what}: every ${PREFIX}* object on exactly its clusters`, async () => {
-      const ms = await compare(clients, expected, PREFIX);
-      last = describeMismatches(ms);
-      return ms.length === 0;
-    }, timeoutMs, 1000).catch((e: Error) => { throw new Error(`${e.message}; last: ${last}`); });
+    await waitFor(
+      `${what}: every ${PREFIX}* object on exactly its clusters`,
+      async () => {
+        const ms = await compare(clients, expected, PREFIX);
+        last = describeMismatches(ms);
+        return ms.length === 0;
+      },
+      timeoutMs,
+      1000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; last: ${last}`);
+    });
     const state = await stackState(the());
     assert.deepStrictEqual(state.pendingOperations, [], `${what}: no pending operation in the state`);
     assert.deepStrictEqual(duplicateIds(state), [], `${what}: no Kubernetes object recorded twice in the state`);
@@ -109,10 +167,19 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
   /** `pulumi up` that fails with the run's error lines (which resource, which cluster) rather than its tail. */
   const up = async (extra: string[] = []) => {
     const r = await cli.run(["up", "--yes", "--skip-preview", "--stack", the().name, ...extra]);
-    if (r.code !== 0) throw new Error(`pulumi up ${extra.join(" ")} exited ${r.code}:\n${errorLines(outputOf(r)).slice(0, 20).join("\n")}`);
+    if (r.code !== 0)
+      throw new Error(
+        `pulumi up ${extra.join(" ")} exited ${r.code}:\n${errorLines(outputOf(r)).slice(0, 20).join("\n")}`,
+      );
   };
   /** The mismatches now, retried while an API server answers with an error (e.g. 429 while its cache initialises). */
-  const mismatchesNow = () => waitFor("a complete listing of every cluster", async () => compare(clients, expectedObjects(spec, ALL), PREFIX), 30_000, 1000);
+  const mismatchesNow = () =>
+    waitFor(
+      "a complete listing of every cluster",
+      async () => compare(clients, expectedObjects(spec, ALL), PREFIX),
+      30_000,
+      1000,
+    );
   const setSpec = () => the().edit((c) => Object.assign(c, fleetConfig(spec)));
 
   before(() => {
@@ -122,11 +189,14 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
   after(async () => {
     for (const component of [...stopped]) {
       const { owner, component: c } = parseComponent(component);
-      await startComponent(labDir(), owner, c).catch((e: Error) => console.error(`      could not start ${component} again: ${e.message}`));
+      await startComponent(labDir(), owner, c).catch((e: Error) =>
+        console.error(`      could not start ${component} again: ${e.message}`),
+      );
     }
     if (stack) {
       const r = await cli.run(["destroy", "--yes", "--skip-preview", "--stack", stack.name], { timeoutMs: 6 * 60_000 });
-      if (r.code !== 0) console.error(`      destroy ${stack.name} failed:\n${outputOf(r).split("\n").slice(-25).join("\n")}`);
+      if (r.code !== 0)
+        console.error(`      destroy ${stack.name} failed:\n${outputOf(r).split("\n").slice(-25).join("\n")}`);
       await stack.remove();
     }
     cli.dispose();
@@ -138,8 +208,16 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
     const t0 = Date.now();
     const run = cli.start(["up", "--yes", "--skip-preview", "--continue-on-error", "--stack", stack.name]);
     // Stopped when the victim's first resource is being created: the program has read every kubeconfig.
-    await waitFor(`pulumi up to create ${VICTIM}'s first resource`, async () => new RegExp(`${VICTIM}-\\S+ creating`).test(run.output()), 120_000, 50);
-    await stop(`${VICTIM}/kube-apiserver`).catch(async (e: Error) => { await run.done; throw e; });
+    await waitFor(
+      `pulumi up to create ${VICTIM}'s first resource`,
+      async () => new RegExp(`${VICTIM}-\\S+ creating`).test(run.output()),
+      120_000,
+      50,
+    );
+    await stop(`${VICTIM}/kube-apiserver`).catch(async (e: Error) => {
+      await run.done;
+      throw e;
+    });
     try {
       await s1WhileDown(run, t0);
     } finally {
@@ -163,26 +241,52 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
     const res = await run.done;
     timings.push(`failed up ${seconds(t0)} s`);
     const errors = errorLines(outputOf(res));
-    console.log(`      failed up, first errors:\n${errors.slice(0, 6).map((l) => `        ${l.trim().slice(0, 200)}`).join("\n")}`);
+    console.log(
+      `      failed up, first errors:\n${errors
+        .slice(0, 6)
+        .map((l) => `        ${l.trim().slice(0, 200)}`)
+        .join("\n")}`,
+    );
     assert.notStrictEqual(res.code, 0, "the up fails while a member is down");
-    assert.ok(errors.some((l) => l.includes(`${VICTIM}-`)), `an error names ${VICTIM}`);
+    assert.ok(
+      errors.some((l) => l.includes(`${VICTIM}-`)),
+      `an error names ${VICTIM}`,
+    );
     const healthy = MEMBERS.filter((m) => m !== VICTIM);
-    assert.deepStrictEqual(errors.filter((l) => healthy.some((m) => l.includes(`${m}-`))), [], "no error about a healthy member");
+    assert.deepStrictEqual(
+      errors.filter((l) => healthy.some((m) => l.includes(`${m}-`))),
+      [],
+      "no error about a healthy member",
+    );
     for (const m of healthy) {
-      assert.ok(await waitFor(`Cluster ${m} Ready while ${VICTIM} is down`, async () => clusterReady(await cluster(m)), 60_000), `the join of ${m} converged`);
+      assert.ok(
+        await waitFor(`Cluster ${m} Ready while ${VICTIM} is down`, async () => clusterReady(await cluster(m)), 60_000),
+        `the join of ${m} converged`,
+      );
     }
     assert.ok(!clusterReady(await cluster(VICTIM)), `${VICTIM} is not joined yet`);
     // What is placed only on healthy members does not wait for the one that is down.
     for (const f of spec.federated.filter((x) => !x.members.includes(VICTIM))) {
       for (const m of f.members) {
-        await waitFor(`${f.name} on ${m} while ${VICTIM} is down`, () => maybe(() => clients[m].custom.getNamespacedCustomObject({ ...IRIS, namespace: "default", name: f.name })), 120_000, 1000);
+        await waitFor(
+          `${f.name} on ${m} while ${VICTIM} is down`,
+          () =>
+            maybe(() => clients[m].custom.getNamespacedCustomObject({ ...IRIS, namespace: "default", name: f.name })),
+          120_000,
+          1000,
+        );
       }
     }
     timings.push(`IrisClusters placed only on healthy members there ${seconds(t0)} s after the up started`);
   };
 
   it("Karmada's controller-manager stopped mid-propagation: after its restart propagation completes without another up", async () => {
-    spec.federated.push({ name: "fault-c", members: ["ikohome", "ikowork"], placement: { clusterNames: ["ikohome", "ikowork"] }, licenseKeyConfig: "faultLicense" });
+    spec.federated.push({
+      name: "fault-c",
+      members: ["ikohome", "ikowork"],
+      placement: { clusterNames: ["ikohome", "ikowork"] },
+      licenseKeyConfig: "faultLicense",
+    });
     setSpec();
     const run = cli.start(["up", "--yes", "--skip-preview", "--stack", the().name]);
     await waitFor("pulumi up to create fault-c", async () => /fault-c\S* creating/.test(run.output()), 120_000, 50);
@@ -196,23 +300,42 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
 
   const checkDuringOutage = async (run: ReturnType<PulumiCli["start"]>) => {
     const res = await run.done;
-    assert.strictEqual(res.code, 0, `the up itself succeeds (it only writes the Karmada API):\n${outputOf(res).slice(-3000)}`);
+    assert.strictEqual(
+      res.code,
+      0,
+      `the up itself succeeds (it only writes the Karmada API):\n${outputOf(res).slice(-3000)}`,
+    );
     await new Promise((r) => setTimeout(r, 5000));
     const during = await mismatchesNow();
     console.log(`      with the controller-manager down: ${describeMismatches(during) || "nothing missing"}`);
-    assert.ok(during.some((m) => m.missing.includes("fault-c")), "fault-c has not reached its members while the controller-manager is down");
+    assert.ok(
+      during.some((m) => m.missing.includes("fault-c")),
+      "fault-c has not reached its members while the controller-manager is down",
+    );
     const t0 = Date.now();
     await start("karmada/karmada-controller-manager");
-    timings.push(`S2: converged ${await assertConverged("after the controller-manager restart")} s after the restart (${seconds(t0)} s incl. start)`);
+    timings.push(
+      `S2: converged ${await assertConverged("after the controller-manager restart")} s after the restart (${seconds(t0)} s incl. start)`,
+    );
     recordResult("fault_scenarios_survived", 1);
   };
 
   it("pulumi up interrupted (SIGINT, then SIGKILL): the documented recovery (refresh, then up) converges", async () => {
     spec.federated = spec.federated.filter((f) => f.name !== "fault-c");
-    spec.federated.push({ name: "fault-d", members: ["ikowork", VICTIM], placement: { clusterNames: ["ikowork", VICTIM] }, licenseKeyConfig: "faultLicense" });
+    spec.federated.push({
+      name: "fault-d",
+      members: ["ikowork", VICTIM],
+      placement: { clusterNames: ["ikowork", VICTIM] },
+      licenseKeyConfig: "faultLicense",
+    });
     setSpec();
     const run = cli.start(["up", "--yes", "--skip-preview", "--stack", the().name]);
-    await waitFor("pulumi up to start changing resources", async () => /(creating|deleting) \(/.test(run.output()), 120_000, 20);
+    await waitFor(
+      "pulumi up to start changing resources",
+      async () => /(creating|deleting) \(/.test(run.output()),
+      120_000,
+      20,
+    );
     run.signal("SIGINT");
     await new Promise((r) => setTimeout(r, 300));
     const killed = run.signal("SIGKILL");
@@ -224,7 +347,14 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
     // The recovery, exactly as the README documents it.
     const t0 = Date.now();
     const steps: string[] = [];
-    const probe = await cli.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates", "--stack", the().name]);
+    const probe = await cli.run([
+      "refresh",
+      "--yes",
+      "--skip-preview",
+      "--clear-pending-creates",
+      "--stack",
+      the().name,
+    ]);
     if (probe.code !== 0 && /locked/.test(outputOf(probe))) {
       steps.push("cancel");
       await cli.ok(["cancel", "--yes", "--stack", the().name]);
@@ -243,18 +373,28 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
     const member = "ikowork";
     const t0 = Date.now();
     await clients[member].core.deleteNamespacedSecret({ name: `karmada-${member}`, namespace: "karmada-cluster" });
-    const status = await waitFor(`Cluster ${member} not Ready`, async () => {
-      const s = clusterReadyStatus(await cluster(member));
-      return s !== "True" ? s : undefined;
-    }, 180_000, 1000);
+    const status = await waitFor(
+      `Cluster ${member} not Ready`,
+      async () => {
+        const s = clusterReadyStatus(await cluster(member));
+        return s !== "True" ? s : undefined;
+      },
+      180_000,
+      1000,
+    );
     const notReady = seconds(t0);
     console.log(`      token Secret deleted: Cluster ${member} Ready=${status} after ${notReady} s`);
     const t1 = Date.now();
     await up(["--refresh"]);
     const upSeconds = seconds(t1);
     await waitFor(`Cluster ${member} Ready again`, async () => clusterReady(await cluster(member)), 180_000, 1000);
-    timings.push(`S4: not Ready ${notReady} s after the revocation; up --refresh ${upSeconds} s; Ready again ${seconds(t1)} s after it started`);
-    assert.ok(await clients[member].core.readNamespacedSecret({ name: `karmada-${member}`, namespace: "karmada-cluster" }), "a new token Secret");
+    timings.push(
+      `S4: not Ready ${notReady} s after the revocation; up --refresh ${upSeconds} s; Ready again ${seconds(t1)} s after it started`,
+    );
+    assert.ok(
+      await clients[member].core.readNamespacedSecret({ name: `karmada-${member}`, namespace: "karmada-cluster" }),
+      "a new token Secret",
+    );
     await assertConverged("after the token was re-minted");
     recordResult("fault_scenarios_survived", 1);
   });

@@ -51,14 +51,23 @@ export interface FleetSpec {
 export function fleetConfig(spec: FleetSpec): Record<string, unknown> {
   return {
     "iko-plus:clusters": spec.members.map((m) => ({
-      name: m.name, kubeconfigPath: labKubeconfigPath(m.name), iko: m.iko ?? false, join: { provider: "lab", region: "local", labels: m.labels },
+      name: m.name,
+      kubeconfigPath: labKubeconfigPath(m.name),
+      iko: m.iko ?? false,
+      join: { provider: "lab", region: "local", labels: m.labels },
     })),
     "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
     "iko-plus:federatedIrisClusters": spec.federated.map((f) => ({
-      name: f.name, image: IMAGE, placement: f.placement, ...(f.licenseKeyConfig ? { licenseKeyConfig: f.licenseKeyConfig } : {}),
+      name: f.name,
+      image: IMAGE,
+      placement: f.placement,
+      ...(f.licenseKeyConfig ? { licenseKeyConfig: f.licenseKeyConfig } : {}),
     })),
     "iko-plus:fleetSecrets": spec.fleetSecrets.map((s) => ({
-      name: s.name, dataKey: s.dataKey, ...(s.clusterNames ? { clusterNames: s.clusterNames } : {}), ...(s.labels ? { labels: s.labels } : {}),
+      name: s.name,
+      dataKey: s.dataKey,
+      ...(s.clusterNames ? { clusterNames: s.clusterNames } : {}),
+      ...(s.labels ? { labels: s.labels } : {}),
     })),
   };
 }
@@ -97,9 +106,15 @@ export function expectedObjects(spec: FleetSpec, allMembers: string[]): Expected
 
 /** Names in namespace default starting with `prefix`: IrisClusters and Secrets, as the cluster has them. */
 export async function liveObjects(c: Clients, prefix: string): Promise<{ irisclusters: string[]; secrets: string[] }> {
-  const iris = await maybe(() => c.custom.listNamespacedCustomObject({ ...IRIS, namespace: "default" }) as Promise<{ items: Obj[] }>);
+  const iris = await maybe(
+    () => c.custom.listNamespacedCustomObject({ ...IRIS, namespace: "default" }) as Promise<{ items: Obj[] }>,
+  );
   const secrets = await c.core.listNamespacedSecret({ namespace: "default" });
-  const names = (items: { metadata?: { name?: string } }[]) => items.map((o) => o.metadata?.name ?? "").filter((n) => n.startsWith(prefix)).sort();
+  const names = (items: { metadata?: { name?: string } }[]) =>
+    items
+      .map((o) => o.metadata?.name ?? "")
+      .filter((n) => n.startsWith(prefix))
+      .sort();
   return { irisclusters: names(iris?.items ?? []), secrets: names(secrets.items) };
 }
 
@@ -113,7 +128,11 @@ export interface Mismatch {
 }
 
 /** Compares live objects with the expectation; [] when every cluster holds exactly what it must. */
-export async function compare(clients: Record<string, Clients>, expected: Expected, prefix: string): Promise<Mismatch[]> {
+export async function compare(
+  clients: Record<string, Clients>,
+  expected: Expected,
+  prefix: string,
+): Promise<Mismatch[]> {
   const out: Mismatch[] = [];
   for (const [cluster, want] of Object.entries(expected)) {
     const live = await liveObjects(clients[cluster], prefix);
@@ -127,10 +146,17 @@ export async function compare(clients: Record<string, Clients>, expected: Expect
 }
 
 export function describeMismatches(ms: Mismatch[]): string {
-  return ms.map((m) => `${m.cluster} ${m.kind}: missing [${m.missing.join(", ")}] extra [${m.extra.join(", ")}]`).join("; ");
+  return ms
+    .map((m) => `${m.cluster} ${m.kind}: missing [${m.missing.join(", ")}] extra [${m.extra.join(", ")}]`)
+    .join("; ");
 }
 
-export interface StateResource { urn: string; type: string; id?: string; provider?: string }
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  provider?: string;
+}
 
 export interface StackState {
   resources: StateResource[];
@@ -139,7 +165,9 @@ export interface StackState {
 
 /** The stack's checkpoint (`pulumi stack export`): its resources and pending operations. */
 export async function stackState(stack: LabStack): Promise<StackState> {
-  const doc = JSON.parse(await stack.exportState()) as { deployment?: { resources?: StateResource[]; pending_operations?: unknown[] } };
+  const doc = JSON.parse(await stack.exportState()) as {
+    deployment?: { resources?: StateResource[]; pending_operations?: unknown[] };
+  };
   return { resources: doc.deployment?.resources ?? [], pendingOperations: doc.deployment?.pending_operations ?? [] };
 }
 
@@ -159,22 +187,31 @@ export function duplicateIds(state: StackState): string[] {
 
 /** Names (last URN part) of the stack's resources of a type, sorted. */
 export function namesOfType(state: StackState, type: string): string[] {
-  return state.resources.filter((r) => r.type === type).map((r) => r.urn.split("::").pop() as string).sort();
+  return state.resources
+    .filter((r) => r.type === type)
+    .map((r) => r.urn.split("::").pop() as string)
+    .sort();
 }
 
 /** Whether a Karmada Cluster object reports Ready=True. */
 export function clusterReady(c: Obj | undefined): boolean {
-  return ((c?.status?.conditions ?? []) as { type: string; status: string }[]).some((x) => x.type === "Ready" && x.status === "True");
+  return ((c?.status?.conditions ?? []) as { type: string; status: string }[]).some(
+    (x) => x.type === "Ready" && x.status === "True",
+  );
 }
 
 /** The Ready condition of a Karmada Cluster ("True", "False", "Unknown", or "absent"). */
 export function clusterReadyStatus(c: Obj | undefined): string {
-  return ((c?.status?.conditions ?? []) as { type: string; status: string }[]).find((x) => x.type === "Ready")?.status ?? "absent";
+  return (
+    ((c?.status?.conditions ?? []) as { type: string; status: string }[]).find((x) => x.type === "Ready")?.status ??
+    "absent"
+  );
 }
 
 /** Reads a secret-free view of a lab kubeconfig's client key (to prove it never reaches output). */
 export function clientKeyOf(name: string): string {
-  return (YAML.parse(fs.readFileSync(labKubeconfigPath(name), "utf8")) as { users: { user: Record<string, string> }[] }).users[0].user["client-key-data"];
+  return (YAML.parse(fs.readFileSync(labKubeconfigPath(name), "utf8")) as { users: { user: Record<string, string> }[] })
+    .users[0].user["client-key-data"];
 }
 
 export const seconds = (sinceMs: number): number => Math.round((Date.now() - sinceMs) / 100) / 10;

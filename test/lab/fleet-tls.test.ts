@@ -20,7 +20,13 @@ import { certificateManifest, irisTlsSpec } from "../../components/tls";
 
 const MEMBERS = ["ikoclone", "ikogke"];
 const OUTSIDER = "ikowork";
-const IRIS = { group: "intersystems.com", version: "v1alpha1", plural: "irisclusters", namespace: "default", name: "mirror-iris" };
+const IRIS = {
+  group: "intersystems.com",
+  version: "v1alpha1",
+  plural: "irisclusters",
+  namespace: "default",
+  name: "mirror-iris",
+};
 const CM = { group: "cert-manager.io", version: "v1" };
 const CRD_DIR = path.join(REPO, "test/fixtures/cert-manager-crds");
 const COMPONENTS = ["mirror", "superserver"] as const;
@@ -41,14 +47,21 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
   let stack: LabStack;
   let karmada: Clients;
   const member: Record<string, Clients> = {};
-  const crds = fs.readdirSync(CRD_DIR).filter((f) => f.endsWith(".yaml")).map((f) => YAML.parse(fs.readFileSync(path.join(CRD_DIR, f), "utf8")) as k8s.V1CustomResourceDefinition);
+  const crds = fs
+    .readdirSync(CRD_DIR)
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => YAML.parse(fs.readFileSync(path.join(CRD_DIR, f), "utf8")) as k8s.V1CustomResourceDefinition);
   const keysSeen: string[] = [];
 
   // kubectl (the lab's build), not the typed client: client-node's CRD model drops the
   // x-kubernetes-preserve-unknown-fields keys of a plain object, and the API server then prunes every spec.
-  const kubectl = (m: string, args: string[]) => child.execFileSync(path.join(labBinDir(), "kubectl"), ["--kubeconfig", labKubeconfigPath(m), ...args], { encoding: "utf8" });
+  const kubectl = (m: string, args: string[]) =>
+    child.execFileSync(path.join(labBinDir(), "kubectl"), ["--kubeconfig", labKubeconfigPath(m), ...args], {
+      encoding: "utf8",
+    });
   function removeCrds(): void {
-    for (const m of MEMBERS) kubectl(m, ["delete", "-f", CRD_DIR, "--ignore-not-found", "--wait=true", "--timeout=60s"]);
+    for (const m of MEMBERS)
+      kubectl(m, ["delete", "-f", CRD_DIR, "--ignore-not-found", "--wait=true", "--timeout=60s"]);
   }
 
   before(async () => {
@@ -60,28 +73,48 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
     for (const m of MEMBERS) {
       kubectl(m, ["apply", "-f", CRD_DIR]);
       for (const crd of crds) {
-        await waitFor(`${crd.metadata?.name} established on ${m}`, async () => {
-          const c = await member[m].crds.readCustomResourceDefinition({ name: crd.metadata?.name as string });
-          return (c.status?.conditions ?? []).some((x) => x.type === "Established" && x.status === "True");
-        }, 30_000);
+        await waitFor(
+          `${crd.metadata?.name} established on ${m}`,
+          async () => {
+            const c = await member[m].crds.readCustomResourceDefinition({ name: crd.metadata?.name as string });
+            return (c.status?.conditions ?? []).some((x) => x.type === "Established" && x.status === "True");
+          },
+          30_000,
+        );
       }
     }
     const base = YAML.parse(fs.readFileSync(path.join(REPO, "Pulumi.lab-fleet.yaml"), "utf8")).config;
-    const clusters = (base["iko-plus:clusters"] as { name: string }[]).map((c) => ({ ...c, kubeconfigPath: labKubeconfigPath(c.name), iko: false }));
+    const clusters = (base["iko-plus:clusters"] as { name: string }[]).map((c) => ({
+      ...c,
+      kubeconfigPath: labKubeconfigPath(c.name),
+      iko: false,
+    }));
     stack = new LabStack(cli, "labtest-fleet-tls", "Pulumi.lab-fleet.yaml", {
       "iko-plus:clusters": [...clusters, { name: OUTSIDER, kubeconfigPath: labKubeconfigPath(OUTSIDER), iko: false }],
       "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
       "iko-plus:fleetSecrets": [],
-      "iko-plus:federatedIrisClusters": [{
-        name: IRIS.name, image: "containers.intersystems.com/intersystems/iris-community:2025.1", mirrored: true, tls: true,
-        placement: { clusterNames: MEMBERS },
-      }],
+      "iko-plus:federatedIrisClusters": [
+        {
+          name: IRIS.name,
+          image: "containers.intersystems.com/intersystems/iris-community:2025.1",
+          mirrored: true,
+          tls: true,
+          placement: { clusterNames: MEMBERS },
+        },
+      ],
       "iko-plus:fleetTls": {
-        members: MEMBERS, installCertManager: false, createNamespace: true, components: [...COMPONENTS],
+        members: MEMBERS,
+        installCertManager: false,
+        createNamespace: true,
+        components: [...COMPONENTS],
         ca: { commonName: "iko-plus lab fleet CA", keyBits: 2048 },
       },
     });
-    assert.deepStrictEqual(MEMBERS, clusters.map((c) => c.name), "the lab fleet stack's members");
+    assert.deepStrictEqual(
+      MEMBERS,
+      clusters.map((c) => c.name),
+      "the lab fleet stack's members",
+    );
     await stack.init();
   });
 
@@ -93,8 +126,16 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
 
   it("pulumi up puts one CA (the stack's output) into cert-manager's namespace on each member, and nowhere else", async () => {
     await stack.up();
-    const out = JSON.parse((await cli.ok(["stack", "output", "fleetTls", "--json", "--stack", stack.name])).stdout) as { caCertificate: string; issuer: string; members: string[]; certificates: Record<string, string> };
-    assert.deepStrictEqual([out.issuer, out.members, out.certificates], ["iko-plus-fleet-ca", MEMBERS, { "default/mirror-iris": "mirror-iris-tls" }]);
+    const out = JSON.parse((await cli.ok(["stack", "output", "fleetTls", "--json", "--stack", stack.name])).stdout) as {
+      caCertificate: string;
+      issuer: string;
+      members: string[];
+      certificates: Record<string, string>;
+    };
+    assert.deepStrictEqual(
+      [out.issuer, out.members, out.certificates],
+      ["iko-plus-fleet-ca", MEMBERS, { "default/mirror-iris": "mirror-iris-tls" }],
+    );
     const cas: string[] = [];
     for (const m of MEMBERS) {
       const s = await caSecret(member[m]);
@@ -111,18 +152,40 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
     }
     assert.strictEqual(cas[0], cas[1], "the same CA on every member");
     assert.strictEqual(cas[0], out.caCertificate, "the one the stack outputs");
-    assert.strictEqual(await maybe(() => member[OUTSIDER].core.readNamespace({ name: "cert-manager" })), undefined, `nothing on ${OUTSIDER}, which is not a fleetTls member`);
+    assert.strictEqual(
+      await maybe(() => member[OUTSIDER].core.readNamespace({ name: "cert-manager" })),
+      undefined,
+      `nothing on ${OUTSIDER}, which is not a fleetTls member`,
+    );
     const karmadaSecrets = await karmada.core.listSecretForAllNamespaces();
     const key = keysSeen[0];
-    assert.ok(!karmadaSecrets.items.some((s) => Object.values(s.data ?? {}).some((v) => Buffer.from(v, "base64").toString("utf8") === key)), "the CA key is not in the Karmada API");
+    assert.ok(
+      !karmadaSecrets.items.some((s) =>
+        Object.values(s.data ?? {}).some((v) => Buffer.from(v, "base64").toString("utf8") === key),
+      ),
+      "the CA key is not in the Karmada API",
+    );
   });
 
   it("each member has the ClusterIssuer of kind ca and the IrisCluster's Certificate, exactly as declared", async () => {
-    const expected = certificateManifest({ irisName: IRIS.name, namespace: "default", issuerName: "iko-plus-fleet-ca" }) as Obj;
+    const expected = certificateManifest({
+      irisName: IRIS.name,
+      namespace: "default",
+      issuerName: "iko-plus-fleet-ca",
+    }) as Obj;
     for (const m of MEMBERS) {
-      const issuer = await member[m].custom.getClusterCustomObject({ ...CM, plural: "clusterissuers", name: "iko-plus-fleet-ca" }) as Obj;
+      const issuer = (await member[m].custom.getClusterCustomObject({
+        ...CM,
+        plural: "clusterissuers",
+        name: "iko-plus-fleet-ca",
+      })) as Obj;
       assert.deepStrictEqual(issuer.spec, { ca: { secretName: "iko-plus-fleet-ca" } });
-      const cert = await member[m].custom.getNamespacedCustomObject({ ...CM, plural: "certificates", namespace: "default", name: "mirror-iris-tls" }) as Obj;
+      const cert = (await member[m].custom.getNamespacedCustomObject({
+        ...CM,
+        plural: "certificates",
+        namespace: "default",
+        name: "mirror-iris-tls",
+      })) as Obj;
       assert.deepStrictEqual(cert.spec, expected.spec);
       assert.strictEqual(cert.spec?.secretName, "mirror-iris-tls");
     }
@@ -130,10 +193,14 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
 
   it("the IrisCluster template in Karmada carries spec.tls, and so do its clones on both members", async () => {
     const want = irisTlsSpec(COMPONENTS, "mirror-iris-tls");
-    const template = await karmada.custom.getNamespacedCustomObject(IRIS) as Obj;
+    const template = (await karmada.custom.getNamespacedCustomObject(IRIS)) as Obj;
     assert.deepStrictEqual(template.spec?.tls, want);
     for (const m of MEMBERS) {
-      const clone = await waitFor(`${IRIS.name} on ${m}`, () => maybe(() => member[m].custom.getNamespacedCustomObject(IRIS) as Promise<Obj>), 120_000);
+      const clone = await waitFor(
+        `${IRIS.name} on ${m}`,
+        () => maybe(() => member[m].custom.getNamespacedCustomObject(IRIS) as Promise<Obj>),
+        120_000,
+      );
       assert.deepStrictEqual(clone.spec?.tls, want, `spec.tls on the clone in ${m}`);
     }
   });
@@ -148,21 +215,30 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
     for (const key of keysSeen) {
       const body = key.split("\n").filter((l) => l.length > 0 && !l.startsWith("-----"));
       assert.ok(body.length > 10);
-      for (const line of body) assert.ok(!state.includes(line), `a line of the CA key body is in plaintext in state (${line.slice(0, 8)}…)`);
+      for (const line of body)
+        assert.ok(!state.includes(line), `a line of the CA key body is in plaintext in state (${line.slice(0, 8)}…)`);
       assert.ok(!state.includes(Buffer.from(key).toString("base64").slice(0, 60)), "nor its base64");
     }
-    const deployment = JSON.parse(state).deployment as { resources: { type: string; outputs?: Record<string, unknown> }[] };
+    const deployment = JSON.parse(state).deployment as {
+      resources: { type: string; outputs?: Record<string, unknown> }[];
+    };
     const ca = deployment.resources.filter((r) => r.type === "pulumi-nodejs:dynamic/iko-plus-tls:FleetCa");
     assert.strictEqual(ca.length, 1);
     const keyPem = ca[0].outputs?.keyPem as Record<string, unknown>;
-    assert.strictEqual(keyPem["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "keyPem is stored as a secret");
+    assert.strictEqual(
+      keyPem["4dabf18193072939515e22adb298388d"],
+      "1b47061264138c4ac30d75fd1eb44270",
+      "keyPem is stored as a secret",
+    );
     assert.ok(typeof keyPem.ciphertext === "string");
     assert.ok(String(ca[0].outputs?.certPem).startsWith("-----BEGIN CERTIFICATE-----"), "the certificate is public");
   });
 
   it("raising ca.generation rotates the CA on every member at once", async () => {
     const before = decode(await caSecret(member[MEMBERS[0]]), "ca.crt");
-    stack.edit((c) => { (c["iko-plus:fleetTls"] as { ca: Record<string, unknown> }).ca.generation = 2; });
+    stack.edit((c) => {
+      (c["iko-plus:fleetTls"] as { ca: Record<string, unknown> }).ca.generation = 2;
+    });
     await stack.up();
     const after = await Promise.all(MEMBERS.map(async (m) => decode(await caSecret(member[m]), "ca.crt")));
     assert.notStrictEqual(after[0], before, "a new CA");
@@ -175,9 +251,30 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
   it("pulumi destroy removes the CA, issuer, certificates, namespace and the template", async () => {
     await stack.destroy();
     for (const m of MEMBERS) {
-      await waitFor(`cert-manager namespace gone from ${m}`, async () => (await maybe(() => member[m].core.readNamespace({ name: "cert-manager" }))) === undefined, 120_000);
-      assert.strictEqual(await maybe(() => member[m].custom.getClusterCustomObject({ ...CM, plural: "clusterissuers", name: "iko-plus-fleet-ca" })), undefined, `ClusterIssuer gone from ${m}`);
-      assert.strictEqual(await maybe(() => member[m].custom.getNamespacedCustomObject({ ...CM, plural: "certificates", namespace: "default", name: "mirror-iris-tls" })), undefined, `Certificate gone from ${m}`);
+      await waitFor(
+        `cert-manager namespace gone from ${m}`,
+        async () => (await maybe(() => member[m].core.readNamespace({ name: "cert-manager" }))) === undefined,
+        120_000,
+      );
+      assert.strictEqual(
+        await maybe(() =>
+          member[m].custom.getClusterCustomObject({ ...CM, plural: "clusterissuers", name: "iko-plus-fleet-ca" }),
+        ),
+        undefined,
+        `ClusterIssuer gone from ${m}`,
+      );
+      assert.strictEqual(
+        await maybe(() =>
+          member[m].custom.getNamespacedCustomObject({
+            ...CM,
+            plural: "certificates",
+            namespace: "default",
+            name: "mirror-iris-tls",
+          }),
+        ),
+        undefined,
+        `Certificate gone from ${m}`,
+      );
       assert.strictEqual(await caSecret(member[m]), undefined);
     }
     assert.strictEqual(await maybe(() => karmada.custom.getNamespacedCustomObject(IRIS)), undefined, "template gone");

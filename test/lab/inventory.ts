@@ -8,7 +8,8 @@ import { Clients, labClients, maybe } from "./kube";
 export const LAB_CLUSTERS = ["ikohome", "ikowork", "ikofett", "ikoclone", "ikogke", "karmada"];
 
 type Named = { metadata?: { name?: string; namespace?: string } };
-const names = (kind: string, items: Named[] | undefined) => (items ?? []).map((o) => `${kind} ${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`);
+const names = (kind: string, items: Named[] | undefined) =>
+  (items ?? []).map((o) => `${kind} ${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`);
 
 const KARMADA_KINDS = [
   { group: "cluster.karmada.io", version: "v1alpha1", plural: "clusters" },
@@ -34,8 +35,20 @@ async function clusterInventory(name: string, c: Clients): Promise<string[]> {
     add("Role", () => c.rbac.listRoleForAllNamespaces()),
     add("CustomResourceDefinition", () => c.crds.listCustomResourceDefinition()),
     add("Deployment", () => c.apps.listDeploymentForAllNamespaces()),
-    add("IrisCluster", () => c.custom.listClusterCustomObject({ group: "intersystems.com", version: "v1alpha1", plural: "irisclusters" }) as Promise<{ items: Named[] }>),
-    ...(name === "karmada" ? KARMADA_KINDS.map((k) => add(k.plural, () => c.custom.listClusterCustomObject(k) as Promise<{ items: Named[] }>)) : []),
+    add(
+      "IrisCluster",
+      () =>
+        c.custom.listClusterCustomObject({
+          group: "intersystems.com",
+          version: "v1alpha1",
+          plural: "irisclusters",
+        }) as Promise<{ items: Named[] }>,
+    ),
+    ...(name === "karmada"
+      ? KARMADA_KINDS.map((k) =>
+          add(k.plural, () => c.custom.listClusterCustomObject(k) as Promise<{ items: Named[] }>),
+        )
+      : []),
   ]);
   return out;
 }

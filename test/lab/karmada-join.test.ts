@@ -25,8 +25,16 @@ const REPLICAS = 2;
 const CLUSTERS = { group: "cluster.karmada.io", version: "v1alpha1", plural: "clusters" };
 const POLICIES = { group: "policy.karmada.io", version: "v1alpha1", plural: "propagationpolicies" };
 
-interface Condition { type: string; status: string; reason?: string; message?: string }
-interface KarmadaCluster { spec?: { syncMode?: string; apiEndpoint?: string }; status?: { conditions?: Condition[] } }
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+interface KarmadaCluster {
+  spec?: { syncMode?: string; apiEndpoint?: string };
+  status?: { conditions?: Condition[] };
+}
 
 function conditionTrue(conds: Condition[] | undefined, type: string): boolean {
   return Boolean(conds?.some((c) => c.type === type && c.status === "True"));
@@ -86,12 +94,21 @@ describe("lab: Karmada join and propagation (karmadactl, Push mode)", function (
 
   /** What Karmada knows about the probe: the ResourceBinding's target clusters and conditions. */
   async function diagnose(): Promise<string> {
-    const rb = await maybe(() => karmada.custom.getNamespacedCustomObject({
-      group: "work.karmada.io", version: "v1alpha2", plural: "resourcebindings", namespace: NS, name: `${NAME}-deployment`,
-    }) as Promise<{ spec?: { clusters?: { name: string }[] }; status?: { conditions?: Condition[] } }>).catch((e: Error) => e);
+    const rb = await maybe(
+      () =>
+        karmada.custom.getNamespacedCustomObject({
+          group: "work.karmada.io",
+          version: "v1alpha2",
+          plural: "resourcebindings",
+          namespace: NS,
+          name: `${NAME}-deployment`,
+        }) as Promise<{ spec?: { clusters?: { name: string }[] }; status?: { conditions?: Condition[] } }>,
+    ).catch((e: Error) => e);
     if (rb instanceof Error) return `ResourceBinding unreadable: ${rb.message.split("\n")[0]}`;
     if (!rb) return "no ResourceBinding (karmada-controller-manager's detector did not claim the Deployment)";
-    const conds = (rb.status?.conditions ?? []).map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason}: ${c.message ?? ""})` : ""}`);
+    const conds = (rb.status?.conditions ?? []).map(
+      (c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason}: ${c.message ?? ""})` : ""}`,
+    );
     const targets = (rb.spec?.clusters ?? []).map((c) => c.name);
     const hint = targets.length ? "" : " (never scheduled: is karmada-scheduler running?)";
     return `ResourceBinding clusters=[${targets.join(",")}]${hint} conditions: ${conds.join("; ") || "none"}`;
@@ -115,8 +132,20 @@ describe("lab: Karmada join and propagation (karmadactl, Push mode)", function (
     await maybe(() => karmada.apps.deleteNamespacedDeployment({ name: NAME, namespace: NS }));
     if (await joinedCluster()) {
       // Deleting a Ready Cluster also removes what Karmada propagated to it.
-      await karmadactl(["unjoin", member.name, "--kubeconfig", karmadaInfo.kubeconfigPath, "--karmada-context", karmadaInfo.context,
-        "--cluster-kubeconfig", member.kubeconfigPath, "--cluster-context", member.context, "--wait", "2m"]);
+      await karmadactl([
+        "unjoin",
+        member.name,
+        "--kubeconfig",
+        karmadaInfo.kubeconfigPath,
+        "--karmada-context",
+        karmadaInfo.context,
+        "--cluster-kubeconfig",
+        member.kubeconfigPath,
+        "--cluster-context",
+        member.context,
+        "--wait",
+        "2m",
+      ]);
       await waitFor(`Cluster ${member.name} gone from Karmada`, async () => !(await joinedCluster()), 120_000);
     }
     await maybe(() => cluster.apps.deleteNamespacedDeployment({ name: NAME, namespace: NS }));
@@ -140,12 +169,26 @@ describe("lab: Karmada join and propagation (karmadactl, Push mode)", function (
   });
 
   it("joins the member with karmadactl; its Cluster becomes Ready in Push mode", async () => {
-    await karmadactl(["join", member.name, "--kubeconfig", karmadaInfo.kubeconfigPath, "--karmada-context", karmadaInfo.context,
-      "--cluster-kubeconfig", member.kubeconfigPath, "--cluster-context", member.context]);
-    const c = await waitFor(`Cluster ${member.name} Ready`, async () => {
-      const got = await joinedCluster();
-      return got && conditionTrue(got.status?.conditions, "Ready") ? got : undefined;
-    }, 120_000);
+    await karmadactl([
+      "join",
+      member.name,
+      "--kubeconfig",
+      karmadaInfo.kubeconfigPath,
+      "--karmada-context",
+      karmadaInfo.context,
+      "--cluster-kubeconfig",
+      member.kubeconfigPath,
+      "--cluster-context",
+      member.context,
+    ]);
+    const c = await waitFor(
+      `Cluster ${member.name} Ready`,
+      async () => {
+        const got = await joinedCluster();
+        return got && conditionTrue(got.status?.conditions, "Ready") ? got : undefined;
+      },
+      120_000,
+    );
     joined = true;
     assert.strictEqual(c.spec?.syncMode, "Push");
     assert.strictEqual(c.spec?.apiEndpoint, member.server);
@@ -160,45 +203,88 @@ describe("lab: Karmada join and propagation (karmadactl, Push mode)", function (
     assert.ok(joined, "the member is not joined (previous test failed)");
     await karmada.apps.createNamespacedDeployment({ namespace: NS, body: deployment() });
     await karmada.custom.createNamespacedCustomObject({ ...POLICIES, namespace: NS, body: policy(member.name) });
-    const d = await explained(waitFor(`Deployment ${NAME} with ${REPLICAS} ready replicas on ${member.name}`, async () => {
-      const got = await maybe(() => cluster.apps.readNamespacedDeployment({ name: NAME, namespace: NS }));
-      return got && got.status?.readyReplicas === REPLICAS ? got : undefined;
-    }, 180_000));
+    const d = await explained(
+      waitFor(
+        `Deployment ${NAME} with ${REPLICAS} ready replicas on ${member.name}`,
+        async () => {
+          const got = await maybe(() => cluster.apps.readNamespacedDeployment({ name: NAME, namespace: NS }));
+          return got && got.status?.readyReplicas === REPLICAS ? got : undefined;
+        },
+        180_000,
+      ),
+    );
     assert.strictEqual(d.spec?.replicas, REPLICAS);
     const managed = Object.keys(d.metadata?.labels ?? {}).concat(Object.keys(d.metadata?.annotations ?? {}));
-    assert.ok(managed.some((k) => k.includes("karmada.io")), `the member's Deployment carries no Karmada label/annotation: ${managed.join(", ")}`);
+    assert.ok(
+      managed.some((k) => k.includes("karmada.io")),
+      `the member's Deployment carries no Karmada label/annotation: ${managed.join(", ")}`,
+    );
     const pods = await cluster.core.listNamespacedPod({ namespace: NS, labelSelector: `app=${NAME}` });
     assert.strictEqual(pods.items.filter((p) => p.status?.phase === "Running").length, REPLICAS);
-    assert.ok(pods.items.every((p) => member.nodes.includes(p.spec?.nodeName ?? "")), "pods run on the member's kwok nodes");
+    assert.ok(
+      pods.items.every((p) => member.nodes.includes(p.spec?.nodeName ?? "")),
+      "pods run on the member's kwok nodes",
+    );
     propagated = true;
   });
 
   it("aggregates the member's status onto the Karmada template (readyReplicas)", async () => {
     assert.ok(propagated, "nothing was propagated (previous test failed)");
-    const t = await explained(waitFor(`readyReplicas=${REPLICAS} on the Karmada template`, async () => {
-      const got = await karmada.apps.readNamespacedDeployment({ name: NAME, namespace: NS });
-      return got.status?.readyReplicas === REPLICAS ? got : undefined;
-    }, 120_000));
+    const t = await explained(
+      waitFor(
+        `readyReplicas=${REPLICAS} on the Karmada template`,
+        async () => {
+          const got = await karmada.apps.readNamespacedDeployment({ name: NAME, namespace: NS });
+          return got.status?.readyReplicas === REPLICAS ? got : undefined;
+        },
+        120_000,
+      ),
+    );
     assert.strictEqual(t.status?.replicas, REPLICAS);
-    const binding = await karmada.custom.getNamespacedCustomObject({
-      group: "work.karmada.io", version: "v1alpha2", plural: "resourcebindings", namespace: NS, name: `${NAME}-deployment`,
-    }) as { spec?: { clusters?: { name: string; replicas?: number }[] } };
-    assert.deepStrictEqual(binding.spec?.clusters?.map((c) => c.name), [member.name]);
+    const binding = (await karmada.custom.getNamespacedCustomObject({
+      group: "work.karmada.io",
+      version: "v1alpha2",
+      plural: "resourcebindings",
+      namespace: NS,
+      name: `${NAME}-deployment`,
+    })) as { spec?: { clusters?: { name: string; replicas?: number }[] } };
+    assert.deepStrictEqual(
+      binding.spec?.clusters?.map((c) => c.name),
+      [member.name],
+    );
   });
 
   it("removes the Deployment from the member when the template and policy are deleted", async () => {
     assert.ok(propagated, "nothing was propagated (previous test failed)");
     await karmada.custom.deleteNamespacedCustomObject({ ...POLICIES, namespace: NS, name: POLICY });
     await karmada.apps.deleteNamespacedDeployment({ name: NAME, namespace: NS });
-    await waitFor(`Deployment ${NAME} gone from ${member.name}`, async () =>
-      !(await maybe(() => cluster.apps.readNamespacedDeployment({ name: NAME, namespace: NS }))), 120_000);
+    await waitFor(
+      `Deployment ${NAME} gone from ${member.name}`,
+      async () => !(await maybe(() => cluster.apps.readNamespacedDeployment({ name: NAME, namespace: NS }))),
+      120_000,
+    );
   });
 
   it("unjoins the member with karmadactl", async () => {
-    await karmadactl(["unjoin", member.name, "--kubeconfig", karmadaInfo.kubeconfigPath, "--karmada-context", karmadaInfo.context,
-      "--cluster-kubeconfig", member.kubeconfigPath, "--cluster-context", member.context, "--wait", "2m"]);
+    await karmadactl([
+      "unjoin",
+      member.name,
+      "--kubeconfig",
+      karmadaInfo.kubeconfigPath,
+      "--karmada-context",
+      karmadaInfo.context,
+      "--cluster-kubeconfig",
+      member.kubeconfigPath,
+      "--cluster-context",
+      member.context,
+      "--wait",
+      "2m",
+    ]);
     await waitFor(`Cluster ${member.name} gone from Karmada`, async () => !(await joinedCluster()), 120_000);
-    await waitFor("namespace karmada-cluster gone from the member", async () =>
-      !(await maybe(() => cluster.core.readNamespace({ name: "karmada-cluster" }))), 120_000);
+    await waitFor(
+      "namespace karmada-cluster gone from the member",
+      async () => !(await maybe(() => cluster.core.readNamespace({ name: "karmada-cluster" }))),
+      120_000,
+    );
   });
 });

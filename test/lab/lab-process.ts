@@ -20,7 +20,10 @@ export async function stopLabProcess(owner: string, component: string): Promise<
   const record = state.processes.find((p) => p.owner === owner && p.component === component);
   if (!record) throw new Error(`the lab at ${labDir()} has no process ${owner}/${component}`);
   if (!isAlive(record)) throw new Error(`${owner}/${component} (pid ${record.pid}) is not running`);
-  const argv = fs.readFileSync(`/proc/${record.pid}/cmdline`, "utf8").split("\0").filter((a) => a.length > 0);
+  const argv = fs
+    .readFileSync(`/proc/${record.pid}/cmdline`, "utf8")
+    .split("\0")
+    .filter((a) => a.length > 0);
   const left = await stopProcesses([record]);
   if (left.length > 0) throw new Error(`${owner}/${component} (pid ${record.pid}) did not stop`);
   return { record, argv };
@@ -30,10 +33,17 @@ export async function stopLabProcess(owner: string, component: string): Promise<
 export function restartLabProcess(stopped: StoppedProcess): ProcessRecord {
   const { record, argv } = stopped;
   const started = startProcess({
-    owner: record.owner, component: record.component, bin: argv[0], args: argv.slice(1), logFile: record.logFile, ports: record.ports,
+    owner: record.owner,
+    component: record.component,
+    bin: argv[0],
+    args: argv.slice(1),
+    logFile: record.logFile,
+    ports: record.ports,
   });
   const state = readLabState(labDir());
-  state.processes = state.processes.map((p) => (p.pid === record.pid && p.owner === record.owner && p.component === record.component ? started : p));
+  state.processes = state.processes.map((p) =>
+    p.pid === record.pid && p.owner === record.owner && p.component === record.component ? started : p,
+  );
   writeLabState(state);
   return started;
 }

@@ -15,23 +15,50 @@ import * as path from "path";
 import * as YAML from "yaml";
 import { REPO } from "./pulumi-cli";
 
-interface Run { code: number; stdout: string; stderr: string; seconds: number }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
 
 function runCommand(cwd: string, args: string[]): Promise<Run> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const p = child.spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(REPO, "preview", "run.ts"), ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const p = child.spawn(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", path.join(REPO, "preview", "run.ts"), ...args],
+      { cwd, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
-    p.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
-    p.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+    p.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    p.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
     p.on("error", reject);
     p.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr, seconds: (Date.now() - t0) / 1000 }));
   });
 }
 
 const git = (cwd: string, ...args: string[]) =>
-  child.execFileSync("git", ["-c", "user.name=iko-plus test", "-c", "user.email=test@iko-plus.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" }).trim();
+  child
+    .execFileSync(
+      "git",
+      [
+        "-c",
+        "user.name=iko-plus test",
+        "-c",
+        "user.email=test@iko-plus.invalid",
+        "-c",
+        "commit.gpgsign=false",
+        ...args,
+      ],
+      { cwd, encoding: "utf8" },
+    )
+    .trim();
 
 describe("lab: PR preview (preview:pr) names exactly what two commits change", function () {
   this.timeout(15 * 60_000);
@@ -54,8 +81,18 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     // One placement and one value, edited the way a person would (comments kept).
     const file = path.join(repo, "Pulumi.lab-fleet.yaml");
     const doc = YAML.parseDocument(fs.readFileSync(file, "utf8"));
-    const names = doc.getIn(["config", "iko-plus:federatedIrisClusters", 0, "placement", "clusterNames"]) as YAML.YAMLSeq;
-    assert.deepStrictEqual(names.toJSON(), ["ikoclone"], "the committed lab fleet stack places the IrisCluster on ikoclone only");
+    const names = doc.getIn([
+      "config",
+      "iko-plus:federatedIrisClusters",
+      0,
+      "placement",
+      "clusterNames",
+    ]) as YAML.YAMLSeq;
+    assert.deepStrictEqual(
+      names.toJSON(),
+      ["ikoclone"],
+      "the committed lab fleet stack places the IrisCluster on ikoclone only",
+    );
     names.add("ikogke");
     assert.strictEqual(doc.getIn(["config", "iko-plus:federatedIrisClusters", 0, "serviceType"]), "LoadBalancer");
     doc.setIn(["config", "iko-plus:federatedIrisClusters", 0, "serviceType"], "NodePort");
@@ -72,7 +109,11 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     const out = path.join(tmp, "summary.md");
     const res = await runCommand(repo, ["--base", baseSha, "--stacks", "lab-fleet", "--lab-dir", labDir, "--out", out]);
     console.log(`      preview:pr took ${res.seconds.toFixed(1)} s`);
-    assert.strictEqual(res.code, 0, `exit ${res.code}\n${res.stderr.slice(-3000)}\n${fs.existsSync(out) ? fs.readFileSync(out, "utf8").slice(0, 3000) : ""}`);
+    assert.strictEqual(
+      res.code,
+      0,
+      `exit ${res.code}\n${res.stderr.slice(-3000)}\n${fs.existsSync(out) ? fs.readFileSync(out, "utf8").slice(0, 3000) : ""}`,
+    );
     commandTmp = /worktree in (\S+)\/base$/m.exec(res.stderr)?.[1];
     assert.strictEqual(res.stdout.trim(), out, "prints the summary's path");
     const md = fs.readFileSync(out, "utf8");
@@ -84,12 +125,15 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     // The placement's new member, ikogke, now waits on destroy for the IrisCluster's Work too.
     assert.deepStrictEqual(rows, [
       // (the list is positional: the IrisCluster and its license Secret sort before shhhh-secret)
-      "| update | `ikogke-member-works-gone` | `pulumi-nodejs:dynamic/iko-plus-karmada:MemberWorksGone` | `objects[0].kind` `\"Secret\"` → `\"IrisCluster\"`<br>" +
-        "`objects[0].name` `\"shhhh-secret\"` → `\"federated-iris\"`<br>`objects[1]` added<br>`objects[2]` added |",
-      "| update | `default-federated-iris-policy` | `kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy` | `spec.placement.clusterAffinity.clusterNames[1]` added `\"ikogke\"` |",
-      "| update | `default-federated-iris-template` | `kubernetes:intersystems.com/v1alpha1:IrisCluster` | `spec.serviceTemplate.spec.type` `\"LoadBalancer\"` → `\"NodePort\"` |",
+      '| update | `ikogke-member-works-gone` | `pulumi-nodejs:dynamic/iko-plus-karmada:MemberWorksGone` | `objects[0].kind` `"Secret"` → `"IrisCluster"`<br>' +
+        '`objects[0].name` `"shhhh-secret"` → `"federated-iris"`<br>`objects[1]` added<br>`objects[2]` added |',
+      '| update | `default-federated-iris-policy` | `kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy` | `spec.placement.clusterAffinity.clusterNames[1]` added `"ikogke"` |',
+      '| update | `default-federated-iris-template` | `kubernetes:intersystems.com/v1alpha1:IrisCluster` | `spec.serviceTemplate.spec.type` `"LoadBalancer"` → `"NodePort"` |',
     ]);
-    assert.ok(!/lab-(irisLicenseKey|shhhhSecretData)-[0-9a-f]{8}/.test(md + res.stderr), "the generated lab secrets appear nowhere");
+    assert.ok(
+      !/lab-(irisLicenseKey|shhhhSecretData)-[0-9a-f]{8}/.test(md + res.stderr),
+      "the generated lab secrets appear nowhere",
+    );
     assert.ok(md.length <= 65_536);
     assert.ok(fs.existsSync(out.replace(/\.md$/, "-full.md")), "the untrimmed summary is written beside it");
   });
@@ -98,13 +142,23 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     assert.strictEqual(fs.existsSync(labDir), false, `lab folder ${labDir} removed`);
     assert.ok(commandTmp, "the command named its temporary folder");
     assert.strictEqual(fs.existsSync(commandTmp), false, `${commandTmp} removed`);
-    assert.deepStrictEqual(git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")), [`worktree ${repo}`]);
+    assert.deepStrictEqual(
+      git(repo, "worktree", "list", "--porcelain")
+        .split("\n")
+        .filter((l) => l.startsWith("worktree ")),
+      [`worktree ${repo}`],
+    );
   });
 
   it("an unknown base ref fails with one message and starts nothing", async () => {
     const res = await runCommand(repo, ["--base", "no-such-ref"]);
     assert.strictEqual(res.code, 2);
     assert.match(res.stderr, /preview:pr: git rev-parse --verify no-such-ref\^\{commit\} exited 128/);
-    assert.deepStrictEqual(git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")), [`worktree ${repo}`]);
+    assert.deepStrictEqual(
+      git(repo, "worktree", "list", "--porcelain")
+        .split("\n")
+        .filter((l) => l.startsWith("worktree ")),
+      [`worktree ${repo}`],
+    );
   });
 });

@@ -17,7 +17,11 @@ export function labBinDir(): string {
   return path.join(cache, "current");
 }
 
-export interface RunResult { code: number; stdout: string; stderr: string }
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** A `pulumi` run in progress (PulumiCli.start). */
 export interface RunningPulumi {
@@ -37,13 +41,18 @@ export class PulumiCli {
    * @param cliDir a folder whose `pulumi` runs instead of the lab's (the plugins stay the lab's),
    *   e.g. a newer CLI measured side by side in bench/
    */
-  constructor(readonly passphrase = "lab-test-passphrase", cliDir?: string) {
+  constructor(
+    readonly passphrase = "lab-test-passphrase",
+    cliDir?: string,
+  ) {
     this.backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-backend-"));
     const home = path.join(this.backendDir, ".pulumi-home");
     fs.mkdirSync(home);
     this.env = {
       ...process.env,
-      PATH: [...(cliDir ? [cliDir] : []), labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
+      PATH: [...(cliDir ? [cliDir] : []), labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(
+        path.delimiter,
+      ),
       PULUMI_HOME: home,
       PULUMI_BACKEND_URL: fileBackendUrl(this.backendDir),
       PULUMI_CONFIG_PASSPHRASE: passphrase,
@@ -63,11 +72,19 @@ export class PulumiCli {
    */
   run(args: string[], opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
     return new Promise((resolve, reject) => {
-      const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: opts.cwd ?? REPO, env: this.env, stdio: ["pipe", "pipe", "pipe"] });
+      const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
+        cwd: opts.cwd ?? REPO,
+        env: this.env,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
-      proc.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
-      proc.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+      proc.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+      });
+      proc.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+      });
       const timer = setTimeout(() => proc.kill("SIGINT"), opts.timeoutMs ?? 10 * 60_000);
       proc.on("error", reject);
       proc.on("close", (code) => {
@@ -86,12 +103,22 @@ export class PulumiCli {
    * with the result whatever the exit code.
    */
   start(args: string[], opts: { cwd?: string } = {}): RunningPulumi {
-    const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: opts.cwd ?? REPO, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = child.spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
+      cwd: opts.cwd ?? REPO,
+      env: this.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let all = "";
-    proc.stdout.on("data", (d: Buffer) => { stdout += d.toString(); all += d.toString(); });
-    proc.stderr.on("data", (d: Buffer) => { stderr += d.toString(); all += d.toString(); });
+    proc.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      all += d.toString();
+    });
+    proc.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      all += d.toString();
+    });
     const done = new Promise<RunResult>((resolve, reject) => {
       proc.on("error", reject);
       proc.on("close", (code, sig) => {

@@ -26,7 +26,8 @@ export function readResults(): Record<string, number> {
     return {};
   }
   const parsed = JSON.parse(text) as unknown;
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${resultsFile()} does not hold a JSON object`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new Error(`${resultsFile()} does not hold a JSON object`);
   return parsed as Record<string, number>;
 }
 
@@ -48,7 +49,9 @@ export function recordResult(name: string, delta: number): void {
 
 /** The `RESULT <name> <n>` lines of every recorded count, sorted by name. */
 export function resultLines(): string[] {
-  return Object.entries(readResults()).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `RESULT ${k} ${v}`);
+  return Object.entries(readResults())
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `RESULT ${k} ${v}`);
 }
 
 /** Prints the `RESULT <name> <n>` lines to stdout. */

@@ -8,7 +8,18 @@
  */
 import * as assert from "assert";
 import {
-  CLUSTERS, FederatedSpec, FleetSpec, Mismatch, POLICIES, clusterReady, compare, describeMismatches, duplicateIds, expectedObjects, fleetStack, seconds,
+  CLUSTERS,
+  FederatedSpec,
+  FleetSpec,
+  Mismatch,
+  POLICIES,
+  clusterReady,
+  compare,
+  describeMismatches,
+  duplicateIds,
+  expectedObjects,
+  fleetStack,
+  seconds,
   stackState,
 } from "./fleet-inventory";
 import { Clients, labClients, maybe, waitFor } from "./kube";
@@ -33,11 +44,20 @@ function federated(i: number): FederatedSpec {
   const name = `scale-${String(i).padStart(2, "0")}`;
   const base = { name, licenseKeyConfig: "scaleLicense" };
   switch (i % 5) {
-    case 0: { const m = MEMBERS[i % 4]; return { ...base, members: [m], placement: { clusterNames: [m] } }; }
-    case 1: { const ms = [MEMBERS[i % 4], MEMBERS[(i + 1) % 4]]; return { ...base, members: ms, placement: { clusterNames: ms } }; }
-    case 2: return { ...base, members: ["ikohome", "ikowork"], placement: { labels: { tier: "gold" } } };
-    case 3: return { ...base, members: ["ikoclone", "ikogke"], placement: { labels: { tier: "silver" } } };
-    default: return { ...base, members: MEMBERS, placement: { labels: { scale: "yes" } } };
+    case 0: {
+      const m = MEMBERS[i % 4];
+      return { ...base, members: [m], placement: { clusterNames: [m] } };
+    }
+    case 1: {
+      const ms = [MEMBERS[i % 4], MEMBERS[(i + 1) % 4]];
+      return { ...base, members: ms, placement: { clusterNames: ms } };
+    }
+    case 2:
+      return { ...base, members: ["ikohome", "ikowork"], placement: { labels: { tier: "gold" } } };
+    case 3:
+      return { ...base, members: ["ikoclone", "ikogke"], placement: { labels: { tier: "silver" } } };
+    default:
+      return { ...base, members: MEMBERS, placement: { labels: { scale: "yes" } } };
   }
 }
 
@@ -50,7 +70,10 @@ function scaleFleet(): FleetSpec {
       { name: "scale-shared-all", members: MEMBERS, labels: { scale: "yes" }, dataKey: "scaleShared" },
       { name: "scale-shared-gke", members: ["ikogke"], clusterNames: ["ikogke"], dataKey: "scaleShared" },
     ],
-    secrets: { scaleLicense: "IRIS-LICENSE-KEY-scale-0123456789abcdef", scaleShared: JSON.stringify({ password: "scale-shared-s3cr3t-99" }) },
+    secrets: {
+      scaleLicense: "IRIS-LICENSE-KEY-scale-0123456789abcdef",
+      scaleShared: JSON.stringify({ password: "scale-shared-s3cr3t-99" }),
+    },
   };
 }
 
@@ -72,7 +95,10 @@ describe(`lab: scale without loss (${COUNT} federated IrisClusters over ${MEMBER
   after(async () => {
     if (stack) {
       const r = await cli.run(["destroy", "--yes", "--skip-preview", "--stack", stack.name], { timeoutMs: 8 * 60_000 });
-      if (r.code !== 0) console.error(`      destroy ${stack.name} failed:\n${`${r.stdout}\n${r.stderr}`.split("\n").slice(-25).join("\n")}`);
+      if (r.code !== 0)
+        console.error(
+          `      destroy ${stack.name} failed:\n${`${r.stdout}\n${r.stderr}`.split("\n").slice(-25).join("\n")}`,
+        );
       await stack.remove();
     }
     cli.dispose();
@@ -80,18 +106,27 @@ describe(`lab: scale without loss (${COUNT} federated IrisClusters over ${MEMBER
   });
 
   it(`up: every object reaches exactly its members, none lost or duplicated`, async () => {
-    const perMember = MEMBERS.map((m) => `${m} ${expected[m].irisclusters.size} IrisClusters + ${expected[m].secrets.size} Secrets`);
-    console.log(`      expected: Karmada ${expected.karmada.irisclusters.size} templates + ${expected.karmada.secrets.size} Secrets; ${perMember.join(", ")}`);
+    const perMember = MEMBERS.map(
+      (m) => `${m} ${expected[m].irisclusters.size} IrisClusters + ${expected[m].secrets.size} Secrets`,
+    );
+    console.log(
+      `      expected: Karmada ${expected.karmada.irisclusters.size} templates + ${expected.karmada.secrets.size} Secrets; ${perMember.join(", ")}`,
+    );
     stack = await fleetStack(cli, "labtest-scale", spec);
     const t0 = Date.now();
     await stack.up();
     timings.push(`up ${seconds(t0)} s`);
     const t1 = Date.now();
     let last: Mismatch[] = [];
-    await waitFor("every scale* object on exactly its clusters", async () => {
-      last = await compare(clients, expected, PREFIX);
-      return last.length === 0;
-    }, 300_000, 2000).catch(() => undefined);
+    await waitFor(
+      "every scale* object on exactly its clusters",
+      async () => {
+        last = await compare(clients, expected, PREFIX);
+        return last.length === 0;
+      },
+      300_000,
+      2000,
+    ).catch(() => undefined);
     const state = await stackState(stack);
     const duplicates = duplicateIds(state);
     const lost = count(last) + duplicates.length;
@@ -100,7 +135,11 @@ describe(`lab: scale without loss (${COUNT} federated IrisClusters over ${MEMBER
     assert.deepStrictEqual(last, [], `objects lost, misplaced or extra: ${describeMismatches(last)}`);
     assert.deepStrictEqual(duplicates, [], "Kubernetes objects recorded twice in the state");
     assert.deepStrictEqual(state.pendingOperations, []);
-    for (const m of MEMBERS) assert.ok(clusterReady(await maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name: m }))), `Cluster ${m} Ready`);
+    for (const m of MEMBERS)
+      assert.ok(
+        clusterReady(await maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name: m }))),
+        `Cluster ${m} Ready`,
+      );
   });
 
   it("destroy removes every one of them from Karmada and the members", async () => {
@@ -110,14 +149,31 @@ describe(`lab: scale without loss (${COUNT} federated IrisClusters over ${MEMBER
     timings.push(`destroy ${seconds(t0)} s`);
     const none = expectedObjects({ ...spec, federated: [], fleetSecrets: [] }, ALL);
     let left: Mismatch[] = [];
-    await waitFor("no scale* object anywhere", async () => {
-      left = await compare(clients, none, PREFIX);
-      return left.length === 0;
-    }, 60_000, 2000).catch(() => undefined);
+    await waitFor(
+      "no scale* object anywhere",
+      async () => {
+        left = await compare(clients, none, PREFIX);
+        return left.length === 0;
+      },
+      60_000,
+      2000,
+    ).catch(() => undefined);
     assert.deepStrictEqual(left, [], `left behind: ${describeMismatches(left)}`);
-    const policies = await clients.karmada.custom.listNamespacedCustomObject({ ...POLICIES, namespace: "default" }) as { items: { metadata: { name: string } }[] };
-    assert.deepStrictEqual(policies.items.map((p) => p.metadata.name).filter((n) => n.startsWith(PREFIX)), [], "no PropagationPolicy left");
-    for (const m of MEMBERS) assert.strictEqual(await maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name: m })), undefined, `Cluster ${m} gone`);
+    const policies = (await clients.karmada.custom.listNamespacedCustomObject({
+      ...POLICIES,
+      namespace: "default",
+    })) as { items: { metadata: { name: string } }[] };
+    assert.deepStrictEqual(
+      policies.items.map((p) => p.metadata.name).filter((n) => n.startsWith(PREFIX)),
+      [],
+      "no PropagationPolicy left",
+    );
+    for (const m of MEMBERS)
+      assert.strictEqual(
+        await maybe(() => clients.karmada.custom.getClusterCustomObject({ ...CLUSTERS, name: m })),
+        undefined,
+        `Cluster ${m} gone`,
+      );
     await stack.remove();
     stack = undefined;
   });

@@ -20,11 +20,22 @@ function base64Prefix(header: string): string {
   return bytes.subarray(0, bytes.length - (bytes.length % 3)).toString("base64");
 }
 
-const PRIVATE_KEY_HEADERS = ["-----BEGIN PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----", "-----BEGIN ENCRYPTED PRIVATE KEY-----"];
+const PRIVATE_KEY_HEADERS = [
+  "-----BEGIN PRIVATE KEY-----",
+  "-----BEGIN RSA PRIVATE KEY-----",
+  "-----BEGIN EC PRIVATE KEY-----",
+  "-----BEGIN ENCRYPTED PRIVATE KEY-----",
+];
 
 const PATTERNS: { kind: string; re: RegExp }[] = [
   { kind: "PEM private key", re: /-----BEGIN [A-Z ]*PRIVATE KEY-----/g },
-  ...PRIVATE_KEY_HEADERS.map((h) => ({ kind: "base64 PEM private key", re: new RegExp(base64Prefix(h).replace(/[+/]/g, (c) => `\\${c}`), "g") })),
+  ...PRIVATE_KEY_HEADERS.map((h) => ({
+    kind: "base64 PEM private key",
+    re: new RegExp(
+      base64Prefix(h).replace(/[+/]/g, (c) => `\\${c}`),
+      "g",
+    ),
+  })),
   { kind: "ServiceAccount token (JWT)", re: /eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g },
   { kind: "kubeconfig client key", re: /client-key-data:\s*[A-Za-z0-9+/=]{16,}/g },
   { kind: "kubeconfig token", re: /\btoken:\s*["']?[A-Za-z0-9._~+/=-]{16,}/g },
@@ -49,7 +60,10 @@ export function findPlaintextSecrets(text: string, known: string[] = []): Findin
   for (const value of new Set(known)) {
     if (value.length < 8) continue;
     // As given, and base64-encoded as a Secret's data would hold it.
-    for (const [kind, form] of [["known secret value", value], ["known secret value (base64)", Buffer.from(value).toString("base64")]]) {
+    for (const [kind, form] of [
+      ["known secret value", value],
+      ["known secret value (base64)", Buffer.from(value).toString("base64")],
+    ]) {
       for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + form.length)) {
         out.push({ kind, line: lineOf(text, i), excerpt: mask(form) });
       }

@@ -11,8 +11,14 @@ import { PulumiCli, REPO } from "./pulumi-cli";
 export class LabStack {
   readonly file: string;
 
-  constructor(readonly cli: PulumiCli, readonly name: string, from: string, overrides: Record<string, unknown>) {
-    if (!/^(labtest|kindtest)-/.test(name)) throw new Error("lab and kind test stacks are named labtest-* or kindtest-*");
+  constructor(
+    readonly cli: PulumiCli,
+    readonly name: string,
+    from: string,
+    overrides: Record<string, unknown>,
+  ) {
+    if (!/^(labtest|kindtest)-/.test(name))
+      throw new Error("lab and kind test stacks are named labtest-* or kindtest-*");
     const base = YAML.parse(fs.readFileSync(path.join(REPO, from), "utf8")) as { config: Record<string, unknown> };
     this.file = path.join(REPO, `Pulumi.${name}.yaml`);
     fs.writeFileSync(this.file, YAML.stringify({ config: { ...base.config, ...overrides } }));
@@ -30,10 +36,18 @@ export class LabStack {
     fs.writeFileSync(this.file, YAML.stringify(doc));
   }
 
-  up(extra: string[] = []) { return this.cli.ok(["up", "--yes", "--skip-preview", "--stack", this.name, ...extra]); }
-  preview(extra: string[] = []) { return this.cli.ok(["preview", "--stack", this.name, ...extra]); }
-  destroy() { return this.cli.ok(["destroy", "--yes", "--skip-preview", "--stack", this.name]); }
-  async exportState(): Promise<string> { return (await this.cli.ok(["stack", "export", "--stack", this.name])).stdout; }
+  up(extra: string[] = []) {
+    return this.cli.ok(["up", "--yes", "--skip-preview", "--stack", this.name, ...extra]);
+  }
+  preview(extra: string[] = []) {
+    return this.cli.ok(["preview", "--stack", this.name, ...extra]);
+  }
+  destroy() {
+    return this.cli.ok(["destroy", "--yes", "--skip-preview", "--stack", this.name]);
+  }
+  async exportState(): Promise<string> {
+    return (await this.cli.ok(["stack", "export", "--stack", this.name])).stdout;
+  }
   async output(name: string): Promise<string> {
     return (await this.cli.ok(["stack", "output", name, "--show-secrets", "--stack", this.name])).stdout.trim();
   }

@@ -36,7 +36,9 @@ export function knownSecrets(): string[] {
  */
 export function recordKnownSecret(value: string): void {
   const all = new Set(knownSecrets());
-  const add = (v: string) => { if (v.length >= 8) all.add(v); };
+  const add = (v: string) => {
+    if (v.length >= 8) all.add(v);
+  };
   add(value);
   try {
     const parsed = JSON.parse(value) as unknown;
@@ -68,10 +70,16 @@ function stateFiles(backendDir: string, stack: string): string[] {
 }
 
 /** Appends one run (and, for commands that write state, the stack's state) to the transcript. */
-export function recordRun(cli: { backendDir: string }, args: string[], res: { code: number; stdout: string; stderr: string }): void {
+export function recordRun(
+  cli: { backendDir: string },
+  args: string[],
+  res: { code: number; stdout: string; stderr: string },
+): void {
   let shown = args;
   if (args[0] === "config" && args[1] === "set") {
-    const positional = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && ["--stack", "--config-file", "--path"].includes(args[i - 1])));
+    const positional = args.filter(
+      (a, i) => !a.startsWith("--") && !(i > 0 && ["--stack", "--config-file", "--path"].includes(args[i - 1])),
+    );
     const value = positional.length >= 4 ? positional[positional.length - 1] : undefined;
     if (value !== undefined) {
       if (args.includes("--secret")) recordKnownSecret(value);
@@ -85,7 +93,8 @@ export function recordRun(cli: { backendDir: string }, args: string[], res: { co
     : [`=== pulumi ${shown.join(" ")} (exit ${res.code})`, res.stdout, res.stderr];
   const stack = stackOf(args);
   if (STATE_WRITERS.has(args[0]) && stack) {
-    for (const file of stateFiles(cli.backendDir, stack)) parts.push(`=== state ${stack} (${path.basename(path.dirname(file))})`, fs.readFileSync(file, "utf8"));
+    for (const file of stateFiles(cli.backendDir, stack))
+      parts.push(`=== state ${stack} (${path.basename(path.dirname(file))})`, fs.readFileSync(file, "utf8"));
   }
   fs.appendFileSync(transcriptFile(), parts.join("\n") + "\n");
 }

@@ -30,9 +30,22 @@ const DENIED: { group: string; resource: string; verb: string; subresource?: str
   { group: "rbac.authorization.k8s.io", resource: "clusterrolebindings", verb: "delete" },
 ];
 
-async function selfAllowed(c: Clients, p: { group: string; resource: string; verb: string; subresource?: string }): Promise<boolean> {
+async function selfAllowed(
+  c: Clients,
+  p: { group: string; resource: string; verb: string; subresource?: string },
+): Promise<boolean> {
   const res = await c.authz.createSelfSubjectAccessReview({
-    body: { spec: { resourceAttributes: { group: p.group, resource: p.resource, verb: p.verb, subresource: p.subresource, namespace: p.resource === "namespaces" || p.resource === "nodes" ? undefined : "default" } } },
+    body: {
+      spec: {
+        resourceAttributes: {
+          group: p.group,
+          resource: p.resource,
+          verb: p.verb,
+          subresource: p.subresource,
+          namespace: p.resource === "namespaces" || p.resource === "nodes" ? undefined : "default",
+        },
+      },
+    },
   });
   return res.status?.allowed === true;
 }
@@ -60,7 +73,10 @@ describe("lab: wfh stack (IKO works from home)", function () {
     await stack.init();
     for (const name of ["ikohome", "ikowork"]) {
       const kc = YAML.parse(fs.readFileSync(labKubeconfigPath(name), "utf8"));
-      secretsSeen.push(kc.users[0].user["client-key-data"], Buffer.from(kc.users[0].user["client-key-data"], "base64").toString("utf8").split("\n")[1]);
+      secretsSeen.push(
+        kc.users[0].user["client-key-data"],
+        Buffer.from(kc.users[0].user["client-key-data"], "base64").toString("utf8").split("\n")[1],
+      );
     }
   });
 
@@ -82,21 +98,49 @@ describe("lab: wfh stack (IKO works from home)", function () {
     const mount = operator?.volumeMounts?.find((m) => m.name === volume.name);
     assert.deepStrictEqual([mount?.mountPath, mount?.readOnly], ["/airgap/.kube", true]);
     assert.ok(operator?.args?.includes("--kubeconfig=/airgap/.kube/config"), `args: ${operator?.args}`);
-    assert.ok(operator?.args?.includes("--enable-mutating-webhook=false") && operator?.args?.includes("--enable-validating-webhook=false"));
-    await waitFor("the operator Deployment to be available (kwok)", async () =>
-      ((await home.apps.readNamespacedDeployment({ name: DEPLOYMENT, namespace: NS })).status?.availableReplicas ?? 0) >= 1);
+    assert.ok(
+      operator?.args?.includes("--enable-mutating-webhook=false") &&
+        operator?.args?.includes("--enable-validating-webhook=false"),
+    );
+    await waitFor(
+      "the operator Deployment to be available (kwok)",
+      async () =>
+        ((await home.apps.readNamespacedDeployment({ name: DEPLOYMENT, namespace: NS })).status?.availableReplicas ??
+          0) >= 1,
+    );
     for (const name of ["mutators.intersystems.com"]) {
-      assert.strictEqual(await maybe(() => home.admission.readMutatingWebhookConfiguration({ name })), undefined, `no ${name} on home`);
+      assert.strictEqual(
+        await maybe(() => home.admission.readMutatingWebhookConfiguration({ name })),
+        undefined,
+        `no ${name} on home`,
+      );
     }
-    assert.strictEqual(await maybe(() => home.admission.readValidatingWebhookConfiguration({ name: "validators.intersystems.com" })), undefined);
+    assert.strictEqual(
+      await maybe(() => home.admission.readValidatingWebhookConfiguration({ name: "validators.intersystems.com" })),
+      undefined,
+    );
     for (const name of ["v1alpha1.mutators.intersystems.com", "v1alpha1.validators.intersystems.com"]) {
-      assert.strictEqual(await maybe(() => home.apiregistration.readAPIService({ name })), undefined, `no APIService ${name} on home`);
+      assert.strictEqual(
+        await maybe(() => home.apiregistration.readAPIService({ name })),
+        undefined,
+        `no APIService ${name} on home`,
+      );
     }
     const crd = await work.crds.readCustomResourceDefinition({ name: "irisclusters.intersystems.com" });
     assert.strictEqual(crd.spec.group, "intersystems.com");
-    const iris = await work.custom.getNamespacedCustomObject({ group: "intersystems.com", version: "v1alpha1", namespace: "default", plural: "irisclusters", name: "iris-at-work" }) as { spec: { topology: { data: { image: string } } } };
+    const iris = (await work.custom.getNamespacedCustomObject({
+      group: "intersystems.com",
+      version: "v1alpha1",
+      namespace: "default",
+      plural: "irisclusters",
+      name: "iris-at-work",
+    })) as { spec: { topology: { data: { image: string } } } };
     assert.strictEqual(iris.spec.topology.data.image, "containers.intersystems.com/intersystems/iris-community:2025.1");
-    assert.strictEqual(await maybe(() => work.apps.readNamespacedDeployment({ name: DEPLOYMENT, namespace: NS })), undefined, "no operator at work");
+    assert.strictEqual(
+      await maybe(() => work.apps.readNamespacedDeployment({ name: DEPLOYMENT, namespace: NS })),
+      undefined,
+      "no operator at work",
+    );
   });
 
   it("the operator's identity on work can do IKO's verbs and nothing dangerous (SelfSubjectAccessReview)", async () => {
@@ -109,12 +153,16 @@ describe("lab: wfh stack (IKO works from home)", function () {
     const rows: string[] = [];
     for (const p of expandRules(ikoOperatorRules())) {
       const allowed = await selfAllowed(operator, p);
-      rows.push(`${allowed ? "allow" : "DENY "} ${p.verb} ${p.group || "core"}/${p.resource}${p.subresource ? "/" + p.subresource : ""}`);
+      rows.push(
+        `${allowed ? "allow" : "DENY "} ${p.verb} ${p.group || "core"}/${p.resource}${p.subresource ? "/" + p.subresource : ""}`,
+      );
       assert.ok(allowed, `expected allowed: ${p.verb} ${p.group}/${p.resource}`);
     }
     for (const p of DENIED) {
       const allowed = await selfAllowed(operator, p);
-      rows.push(`${allowed ? "ALLOW" : "deny "} ${p.verb} ${p.group || "core"}/${p.resource}${p.subresource ? "/" + p.subresource : ""}`);
+      rows.push(
+        `${allowed ? "ALLOW" : "deny "} ${p.verb} ${p.group || "core"}/${p.resource}${p.subresource ? "/" + p.subresource : ""}`,
+      );
       assert.ok(!allowed, `expected denied: ${p.verb} ${p.group}/${p.resource}`);
     }
     console.log(`      operator identity on work (${rows.length} checks):\n        ${rows.join("\n        ")}`);
@@ -129,7 +177,10 @@ describe("lab: wfh stack (IKO works from home)", function () {
     const script = fs.readFileSync(path.join(dir, wrappers[0]), "utf8");
     assert.ok(!/ts-node|\.ts\b/.test(script), `the precompiled program's wrapper runs no TypeScript:\n${script}`);
     const lib = /"\$here\/(lib-[0-9a-f]{16})\/postrender-cli\.js"/.exec(script);
-    assert.ok(lib && fs.existsSync(path.join(dir, lib[1], "postrender.js")), "the compiled post-render modules are copied beside it");
+    assert.ok(
+      lib && fs.existsSync(path.join(dir, lib[1], "postrender.js")),
+      "the compiled post-render modules are copied beside it",
+    );
     fs.rmSync(dir, { recursive: true, force: true });
     await stack.preview(["--expect-no-changes"]);
     assert.ok(!fs.existsSync(dir), "a preview writes no post-renderer");
@@ -139,7 +190,9 @@ describe("lab: wfh stack (IKO works from home)", function () {
     const before = (await operatorPodTemplate(home))?.metadata?.annotations?.["iko-plus.io/target-kubeconfig-checksum"];
     assert.ok(before, "the pod template carries the kubeconfig checksum");
     const oldToken = YAML.parse(await stack.output("operatorTargetKubeconfig")).users[0].user.token;
-    stack.edit((c) => { (c["iko-plus:iko"] as Record<string, unknown>).credentialGeneration = 2; });
+    stack.edit((c) => {
+      (c["iko-plus:iko"] as Record<string, unknown>).credentialGeneration = 2;
+    });
     await stack.up();
     const after = (await operatorPodTemplate(home))?.metadata?.annotations?.["iko-plus.io/target-kubeconfig-checksum"];
     assert.ok(after && after !== before, "a new checksum on the pod template");
@@ -149,7 +202,13 @@ describe("lab: wfh stack (IKO works from home)", function () {
     const rs = await home.apps.listNamespacedReplicaSet({ namespace: NS, labelSelector: "app=iris-operator-amd" });
     const hashes = new Set(rs.items.map((r) => r.metadata?.labels?.["pod-template-hash"]));
     assert.ok(hashes.size >= 2, `a new pod-template-hash (ReplicaSets: ${[...hashes].join(", ")})`);
-    assert.strictEqual(await maybe(() => work.core.readNamespacedSecret({ name: "iko-remote-operator-token-g1", namespace: "iko-remote" })), undefined, "the old token Secret is gone");
+    assert.strictEqual(
+      await maybe(() =>
+        work.core.readNamespacedSecret({ name: "iko-remote-operator-token-g1", namespace: "iko-remote" }),
+      ),
+      undefined,
+      "the old token Secret is gone",
+    );
   });
 
   it("pulumi stack export holds no kubeconfig key or token in plaintext", async () => {
@@ -163,13 +222,31 @@ describe("lab: wfh stack (IKO works from home)", function () {
 
   it("pulumi destroy leaves nothing the stack created on either cluster", async () => {
     await stack.destroy();
-    await waitFor("namespace iko to be gone from home", async () => (await maybe(() => home.core.readNamespace({ name: NS }))) === undefined, 120_000);
-    await waitFor("namespace iko-remote to be gone from work", async () => (await maybe(() => work.core.readNamespace({ name: "iko-remote" }))) === undefined, 120_000);
-    assert.strictEqual(await maybe(() => work.crds.readCustomResourceDefinition({ name: "irisclusters.intersystems.com" })), undefined);
+    await waitFor(
+      "namespace iko to be gone from home",
+      async () => (await maybe(() => home.core.readNamespace({ name: NS }))) === undefined,
+      120_000,
+    );
+    await waitFor(
+      "namespace iko-remote to be gone from work",
+      async () => (await maybe(() => work.core.readNamespace({ name: "iko-remote" }))) === undefined,
+      120_000,
+    );
+    assert.strictEqual(
+      await maybe(() => work.crds.readCustomResourceDefinition({ name: "irisclusters.intersystems.com" })),
+      undefined,
+    );
     assert.strictEqual(await maybe(() => work.rbac.readClusterRole({ name: "iko-remote-operator" })), undefined);
     assert.strictEqual(await maybe(() => work.rbac.readClusterRoleBinding({ name: "iko-remote-operator" })), undefined);
-    assert.strictEqual(await maybe(() => home.rbac.readClusterRole({ name: DEPLOYMENT })), undefined, "the chart's ClusterRole is gone");
+    assert.strictEqual(
+      await maybe(() => home.rbac.readClusterRole({ name: DEPLOYMENT })),
+      undefined,
+      "the chart's ClusterRole is gone",
+    );
     const helmSecrets = await home.core.listSecretForAllNamespaces({ labelSelector: "owner=helm" });
-    assert.deepStrictEqual(helmSecrets.items.map((s) => s.metadata?.name), []);
+    assert.deepStrictEqual(
+      helmSecrets.items.map((s) => s.metadata?.name),
+      [],
+    );
   });
 });

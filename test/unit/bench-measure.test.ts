@@ -1,5 +1,13 @@
 import * as assert from "assert";
-import { formatSpread, machineBusySeconds, median, medianRatio, ownCpuSeconds, sampleColumns, spread } from "../../bench/measure";
+import {
+  formatSpread,
+  machineBusySeconds,
+  median,
+  medianRatio,
+  ownCpuSeconds,
+  sampleColumns,
+  spread,
+} from "../../bench/measure";
 
 const sample = (wall: number, cpu = 1) => ({ wall, cpu, labCpu: 0.5, othersCpu: 0.25, load: 1.5 });
 
@@ -20,8 +28,13 @@ describe("bench: measuring on a noisy machine (pure)", () => {
     const bottom = [sample(5, 1), sample(15, 3), sample(10, 2)];
     assert.strictEqual(medianRatio(top, bottom), 2);
     assert.strictEqual(medianRatio(top, bottom, "cpu"), 2.5);
-    assert.deepStrictEqual(sampleColumns([sample(1), sample(3), sample(2)]),
-      ["2.00 (1.00–3.00)", "1.00 (1.00–1.00)", "0.50 (0.50–0.50)", "0.25 (0.25–0.25)", "1.50 (1.50–1.50)"]);
+    assert.deepStrictEqual(sampleColumns([sample(1), sample(3), sample(2)]), [
+      "2.00 (1.00–3.00)",
+      "1.00 (1.00–1.00)",
+      "0.50 (0.50–0.50)",
+      "0.25 (0.25–0.25)",
+      "1.50 (1.50–1.50)",
+    ]);
   });
 
   it("reads busy CPU from /proc/stat (idle and iowait left out) and own CPU from /proc/self/stat (children waited for included)", () => {

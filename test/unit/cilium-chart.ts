@@ -11,10 +11,14 @@ import { CILIUM_VERSION } from "../../components/cilium";
 
 /** The chart folder in Go's module cache (`go mod download`: a no-op when the module is there). */
 export function ciliumChartDir(version = `v${CILIUM_VERSION}`): string {
-  const res = child.spawnSync("go", ["mod", "download", "-json", `github.com/cilium/cilium@${version}`],
-    { encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod" } });
+  const res = child.spawnSync("go", ["mod", "download", "-json", `github.com/cilium/cilium@${version}`], {
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "-mod=mod" },
+  });
   if (res.error || res.status !== 0) {
-    throw new Error(`go mod download github.com/cilium/cilium@${version} failed (${res.error?.message ?? res.stderr.trim()}): the chart comes from the Go module`);
+    throw new Error(
+      `go mod download github.com/cilium/cilium@${version} failed (${res.error?.message ?? res.stderr.trim()}): the chart comes from the Go module`,
+    );
   }
   const dir = path.join((JSON.parse(res.stdout) as { Dir: string }).Dir, "install", "kubernetes", "cilium");
   if (!fs.existsSync(path.join(dir, "values.schema.json"))) throw new Error(`${dir} has no values.schema.json`);
@@ -33,9 +37,13 @@ export function strictSchema(schema: unknown): unknown {
   if (schema === null || typeof schema !== "object") return schema;
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema as Schema)) {
-    out[k] = k === "properties" ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, strictSchema(s)])) : strictSchema(v);
+    out[k] =
+      k === "properties"
+        ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, strictSchema(s)]))
+        : strictSchema(v);
   }
-  if (out.properties !== undefined && out.additionalProperties === undefined && out.patternProperties === undefined) out.additionalProperties = false;
+  if (out.properties !== undefined && out.additionalProperties === undefined && out.patternProperties === undefined)
+    out.additionalProperties = false;
   return out;
 }
 
@@ -46,7 +54,9 @@ export function templateValuePaths(chartDir: string): Set<string> {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else for (const m of fs.readFileSync(p, "utf8").matchAll(/\.Values((?:\.[A-Za-z0-9_]+)+)/g)) paths.add(m[1].slice(1));
+      else
+        for (const m of fs.readFileSync(p, "utf8").matchAll(/\.Values((?:\.[A-Za-z0-9_]+)+)/g))
+          paths.add(m[1].slice(1));
     }
   };
   walk(path.join(chartDir, "templates"));
@@ -65,7 +75,10 @@ export function chartValueProblems(chartDir: string, values: unknown): string[] 
   const read = templateValuePaths(chartDir);
   const problems: string[] = [];
   for (const e of validate.errors ?? []) {
-    const extra = e.keyword === "additionalProperties" ? (e.params as { additionalProperty: string }).additionalProperty : undefined;
+    const extra =
+      e.keyword === "additionalProperties"
+        ? (e.params as { additionalProperty: string }).additionalProperty
+        : undefined;
     const at = e.dataPath.replace(/^\./, "");
     if (extra !== undefined && read.has(at ? `${at}.${extra}` : extra)) continue;
     problems.push(`${e.dataPath || "(root)"} ${e.message ?? "is invalid"}${extra !== undefined ? `: ${extra}` : ""}`);

@@ -20,7 +20,13 @@ describe("cilium values", () => {
     assert.strictEqual(v.kubeProxyReplacement, true);
     assert.strictEqual(v.k8sServiceHost, "ikowork-control-plane");
     assert.strictEqual(v.k8sServicePort, 6443);
-    const custom = ciliumValues({ clusterName: "w", clusterId: 3, kubeProxyReplacement: true, k8sServiceHost: "10.0.0.5", k8sServicePort: 443 });
+    const custom = ciliumValues({
+      clusterName: "w",
+      clusterId: 3,
+      kubeProxyReplacement: true,
+      k8sServiceHost: "10.0.0.5",
+      k8sServicePort: 443,
+    });
     assert.deepStrictEqual([custom.k8sServiceHost, custom.k8sServicePort], ["10.0.0.5", 443]);
   });
 
@@ -41,29 +47,67 @@ describe("cilium values", () => {
   });
 
   it("dropCapabilities: the chart's agent and clean-state capabilities less the dropped ones; bad names refused", () => {
-    assert.deepStrictEqual(ciliumValues({ clusterName: "w", clusterId: 2, dropCapabilities: ["SYS_RESOURCE"] }).securityContext, {
-      capabilities: {
-        ciliumAgent: ["CHOWN", "KILL", "NET_ADMIN", "NET_RAW", "IPC_LOCK", "SYS_MODULE", "SYS_ADMIN", "DAC_OVERRIDE", "FOWNER", "SETGID", "SETUID"],
-        cleanCiliumState: ["NET_ADMIN", "SYS_MODULE", "SYS_ADMIN"],
+    assert.deepStrictEqual(
+      ciliumValues({ clusterName: "w", clusterId: 2, dropCapabilities: ["SYS_RESOURCE"] }).securityContext,
+      {
+        capabilities: {
+          ciliumAgent: [
+            "CHOWN",
+            "KILL",
+            "NET_ADMIN",
+            "NET_RAW",
+            "IPC_LOCK",
+            "SYS_MODULE",
+            "SYS_ADMIN",
+            "DAC_OVERRIDE",
+            "FOWNER",
+            "SETGID",
+            "SETUID",
+          ],
+          cleanCiliumState: ["NET_ADMIN", "SYS_MODULE", "SYS_ADMIN"],
+        },
       },
-    });
-    assert.strictEqual(ciliumValues({ clusterName: "w", clusterId: 2, dropCapabilities: [] }).securityContext, undefined);
+    );
+    assert.strictEqual(
+      ciliumValues({ clusterName: "w", clusterId: 2, dropCapabilities: [] }).securityContext,
+      undefined,
+    );
     assert.deepStrictEqual(checkCiliumCniArgs({ dropCapabilities: ["SYS_RESOURCE"] }), []);
-    assert.deepStrictEqual(checkCiliumCniArgs({ dropCapabilities: ["CAP_SYS_RESOURCE", "KILL", "KILL"] }).map((p) => p[2]), [
-      "\"CAP_SYS_RESOURCE\" is not one of the agent's capabilities (CHOWN, KILL, NET_ADMIN, NET_RAW, IPC_LOCK, SYS_MODULE, SYS_ADMIN, SYS_RESOURCE, DAC_OVERRIDE, FOWNER, SETGID, SETUID)",
-      "\"KILL\" is listed twice",
-    ]);
+    assert.deepStrictEqual(
+      checkCiliumCniArgs({ dropCapabilities: ["CAP_SYS_RESOURCE", "KILL", "KILL"] }).map((p) => p[2]),
+      [
+        '"CAP_SYS_RESOURCE" is not one of the agent\'s capabilities (CHOWN, KILL, NET_ADMIN, NET_RAW, IPC_LOCK, SYS_MODULE, SYS_ADMIN, SYS_RESOURCE, DAC_OVERRIDE, FOWNER, SETGID, SETUID)',
+        '"KILL" is listed twice',
+      ],
+    );
   });
 
   it("the CNI probe: one pause pod per node on the pod network (not the host's), every taint tolerated, awaited by Pulumi", () => {
-    const ds = cniProbeDaemonSet("probe") as { metadata: Record<string, unknown>; spec: { selector: unknown; template: { metadata: unknown; spec: Record<string, unknown> } } };
+    const ds = cniProbeDaemonSet("probe") as {
+      metadata: Record<string, unknown>;
+      spec: { selector: unknown; template: { metadata: unknown; spec: Record<string, unknown> } };
+    };
     const labels = { "app.kubernetes.io/name": "probe", "app.kubernetes.io/managed-by": "iko-plus" };
-    assert.deepStrictEqual(ds.metadata, { name: "probe", namespace: "kube-system", labels, annotations: { "pulumi.com/timeoutSeconds": "600" } });
+    assert.deepStrictEqual(ds.metadata, {
+      name: "probe",
+      namespace: "kube-system",
+      labels,
+      annotations: { "pulumi.com/timeoutSeconds": "600" },
+    });
     assert.deepStrictEqual([ds.spec.selector, ds.spec.template.metadata], [{ matchLabels: labels }, { labels }]);
-    const pod = ds.spec.template.spec as { hostNetwork?: boolean; tolerations: unknown; containers: { image: string }[] };
+    const pod = ds.spec.template.spec as {
+      hostNetwork?: boolean;
+      tolerations: unknown;
+      containers: { image: string }[];
+    };
     assert.strictEqual(pod.hostNetwork, undefined);
     assert.deepStrictEqual(pod.tolerations, [{ operator: "Exists" }]);
-    assert.deepStrictEqual(pod.containers.map((c) => c.image), ["registry.k8s.io/pause:3.10"]);
-    assert.deepStrictEqual((cniProbeDaemonSet("p", "m/pause:1") as typeof ds).spec.template.spec.containers, [{ ...pod.containers[0], image: "m/pause:1" }]);
+    assert.deepStrictEqual(
+      pod.containers.map((c) => c.image),
+      ["registry.k8s.io/pause:3.10"],
+    );
+    assert.deepStrictEqual((cniProbeDaemonSet("p", "m/pause:1") as typeof ds).spec.template.spec.containers, [
+      { ...pod.containers[0], image: "m/pause:1" },
+    ]);
   });
 });

@@ -29,8 +29,15 @@ const providerUrn = async (p: pulumi.ProviderResource) => `${await urnOf(p)}::${
 describe("components under mocks", () => {
   it("registryMirror: every kind cluster of a stack gets the mirror's host files and containerd patch", async () => {
     const n = registered.length;
-    const cfg = validateWfhConfig({ program: "wfh", iko: { chartPath: CHART, crdManifestPath: CRD }, registryMirror: { endpoint: "http://iko-plus-registry:5000" } });
-    const home = declareCluster({ ...cfg.home, cilium: { ...cfg.home.cilium, enabled: false } }, { secrets: {}, registryMirror: cfg.registryMirror }) as KindCluster;
+    const cfg = validateWfhConfig({
+      program: "wfh",
+      iko: { chartPath: CHART, crdManifestPath: CRD },
+      registryMirror: { endpoint: "http://iko-plus-registry:5000" },
+    });
+    const home = declareCluster(
+      { ...cfg.home, cilium: { ...cfg.home.cilium, enabled: false } },
+      { secrets: {}, registryMirror: cfg.registryMirror },
+    ) as KindCluster;
     await settle(home, home.provider);
     const dyn = one(since(n), "pulumi-nodejs:dynamic/kind:Cluster", "ikohome-kind");
     assert.deepStrictEqual(dyn.inputs.nodeFiles, mirrorNodeFiles({ endpoint: "http://iko-plus-registry:5000" }));
@@ -42,8 +49,10 @@ describe("components under mocks", () => {
 
   it("KindCluster checks its own args: one error naming every problem, nothing declared", () => {
     const n = registered.length;
-    assert.throws(() => new KindCluster("badmirror", { registryMirror: { endpoint: "registry:5000" }, readyTimeoutSeconds: 1 }),
-      /^Error: KindCluster "badmirror": registryMirror\.endpoint: "registry:5000" is not an http:\/\/ or https:\/\/ address.*; readyTimeoutSeconds: 1 must be a whole number of seconds from 10 to 3600$/);
+    assert.throws(
+      () => new KindCluster("badmirror", { registryMirror: { endpoint: "registry:5000" }, readyTimeoutSeconds: 1 }),
+      /^Error: KindCluster "badmirror": registryMirror\.endpoint: "registry:5000" is not an http:\/\/ or https:\/\/ address.*; readyTimeoutSeconds: 1 must be a whole number of seconds from 10 to 3600$/,
+    );
     assert.strictEqual(since(n).length, 0);
   });
 
@@ -62,7 +71,7 @@ describe("components under mocks", () => {
     const kc = await resolve(kind.kubeconfig);
     assert.ok(kc.secret, "kubeconfig is secret");
     assert.ok((await resolve(kind.peerKubeconfig)).secret, "peerKubeconfig is secret");
-    assert.deepStrictEqual((await resolve(kind.endpoint)), { value: "https://127.0.0.1:41234", secret: false });
+    assert.deepStrictEqual(await resolve(kind.endpoint), { value: "https://127.0.0.1:41234", secret: false });
     assert.strictEqual((await resolve(kind.peerEndpoint)).value, "https://ikowork-control-plane:6443");
     const prov = one(mine, "pulumi:providers:kubernetes", "ikowork-k8s");
     assert.strictEqual(prov.parent, await urnOf(kind));
@@ -81,8 +90,10 @@ describe("components under mocks", () => {
     assert.strictEqual((await resolve(c.peerEndpoint)).value, "https://127.0.0.1:7443");
     assert.strictEqual((await resolve(c.caData)).value, Buffer.from("FAKE-CA-PEM").toString("base64"));
     assert.strictEqual(one(since(n), "pulumi:providers:kubernetes", "ikowork-k8s").parent, await urnOf(c));
-    assert.throws(() => new ExistingCluster("ghost", { kubeconfigPath: "/no/such/file" }),
-      /cluster "ghost" kubeconfigPath: cannot read kubeconfig file "\/no\/such\/file" \(ENOENT\); point it at an existing, readable kubeconfig file/);
+    assert.throws(
+      () => new ExistingCluster("ghost", { kubeconfigPath: "/no/such/file" }),
+      /cluster "ghost" kubeconfigPath: cannot read kubeconfig file "\/no\/such\/file" \(ENOENT\); point it at an existing, readable kubeconfig file/,
+    );
   });
 
   it("CiliumCni: a pinned release into kube-system on the cluster's provider, and a gated handle", async () => {
@@ -91,14 +102,21 @@ describe("components under mocks", () => {
     const cni = new CiliumCni("ikohome-cni", { cluster: kind, clusterId: 1 });
     await settle(kind, cni, cni.release, cni.probe);
     const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "ikohome-cni-cilium");
-    assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version], ["cilium", "kube-system", "cilium", "1.18.0"]);
+    assert.deepStrictEqual(
+      [rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version],
+      ["cilium", "kube-system", "cilium", "1.18.0"],
+    );
     assert.deepStrictEqual(rel.inputs.repositoryOpts, { repo: "https://helm.cilium.io/" });
     assert.deepStrictEqual((rel.inputs.values as { cluster: unknown }).cluster, { name: "ikohome", id: 1 });
     assert.strictEqual(rel.provider, await providerUrn(kind.provider));
     assert.strictEqual(rel.parent, await urnOf(cni));
     const probe = one(since(n), "kubernetes:apps/v1:DaemonSet", "ikohome-cni-probe");
     assert.deepStrictEqual([probe.provider, probe.parent], [await providerUrn(kind.provider), await urnOf(cni)]);
-    assert.deepStrictEqual(probe.inputs, { apiVersion: "apps/v1", kind: "DaemonSet", ...cniProbeDaemonSet("iko-plus-cni-probe") });
+    assert.deepStrictEqual(probe.inputs, {
+      apiVersion: "apps/v1",
+      kind: "DaemonSet",
+      ...cniProbeDaemonSet("iko-plus-cni-probe"),
+    });
     assert.deepStrictEqual(cni.handle.readyGate, [cni.release, cni.probe]);
     const local = new CiliumCni("air-cni", { cluster: kind, clusterId: 9, chartPath: "./charts/cilium-1.18.0.tgz" });
     await settle(local, local.release);
@@ -114,7 +132,8 @@ describe("components under mocks", () => {
     const homeCni = new CiliumCni("h1-cni", { cluster: home, clusterId: 1 });
     const workCni = new CiliumCni("w1-cni", { cluster: work, clusterId: 2 });
     const iko = new IkoHomeOperator("iko", {
-      home: homeCni.handle, chart: { path: CHART },
+      home: homeCni.handle,
+      chart: { path: CHART },
       remote: { target: workCni.handle, crdManifestPath: CRD },
       workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender"),
     });
@@ -143,7 +162,11 @@ describe("components under mocks", () => {
     const minted = await resolve(iko.targetKubeconfig as pulumi.Output<string>);
     assert.ok(minted.secret);
     const doc = YAML.parse(minted.value);
-    assert.strictEqual(doc.users[0].user.token, fakeToken("iko-remote", "iko-remote-operator-token-g1"), "the token of the operator's own ServiceAccount");
+    assert.strictEqual(
+      doc.users[0].user.token,
+      fakeToken("iko-remote", "iko-remote-operator-token-g1"),
+      "the token of the operator's own ServiceAccount",
+    );
     assert.strictEqual(doc.clusters[0].cluster.server, "https://w1-control-plane:6443");
     assert.ok(!minted.value.includes("client-key-data"), "not the admin credentials");
 
@@ -160,9 +183,14 @@ describe("components under mocks", () => {
     const rel = one(mine, "kubernetes:helm.sh/v3:Release", "iko-iko");
     assert.strictEqual(rel.provider, homeProv);
     assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart], ["iko", "iko", CHART]);
-    assert.deepStrictEqual(rel.inputs.values, { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } });
+    assert.deepStrictEqual(rel.inputs.values, {
+      apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false },
+    });
     assert.match(String(rel.inputs.postrender), /iko-plus-unit-postrender\/iko-postrender-[a-f0-9]{16}\.sh$/);
-    assert.ok(rel.dependencies.some((d) => d.endsWith("::iko-target-kubeconfig")), "the operator waits for its kubeconfig Secret");
+    assert.ok(
+      rel.dependencies.some((d) => d.endsWith("::iko-target-kubeconfig")),
+      "the operator waits for its kubeconfig Secret",
+    );
     assert.ok(rel.dependencies.includes(homeCniUrn), "the operator waits for home's CNI");
     assert.strictEqual(iko.deploymentName, "iko-iris-operator-amd");
 
@@ -170,7 +198,9 @@ describe("components under mocks", () => {
     const crd = one(mine, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "iko-crd-crd");
     assert.strictEqual(crd.provider, workProv);
     assert.strictEqual((crd.inputs.metadata as { name: string }).name, "irisclusters.intersystems.com");
-    assert.deepStrictEqual((crd.inputs.metadata as { annotations: unknown }).annotations, { "pulumi.com/patchForce": "true" });
+    assert.deepStrictEqual((crd.inputs.metadata as { annotations: unknown }).annotations, {
+      "pulumi.com/patchForce": "true",
+    });
     assert.strictEqual((crd.inputs.spec as { group: string }).group, "intersystems.com");
     assert.ok(crd.dependencies.includes(workCniUrn));
   });
@@ -179,13 +209,29 @@ describe("components under mocks", () => {
     const n = registered.length;
     const home = new KindCluster("h2", {});
     const work = new KindCluster("w2", {});
-    const admin = new IkoHomeOperator("iko-admin", { home, chart: { path: CHART }, remote: { target: work, credentials: "admin", crdManifestPath: CRD }, workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender") });
+    const admin = new IkoHomeOperator("iko-admin", {
+      home,
+      chart: { path: CHART },
+      remote: { target: work, credentials: "admin", crdManifestPath: CRD },
+      workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender"),
+    });
     await settle(admin, admin.release);
-    assert.strictEqual((await resolve(admin.targetKubeconfig as pulumi.Output<string>)).value, (await resolve(work.peerKubeconfig)).value);
+    assert.strictEqual(
+      (await resolve(admin.targetKubeconfig as pulumi.Output<string>)).value,
+      (await resolve(work.peerKubeconfig)).value,
+    );
     assert.ok(!since(n).some((r) => r.type === "kubernetes:core/v1:ServiceAccount"), "no ServiceAccount in admin mode");
-    const rotated = new IkoHomeOperator("iko-rot", { home, chart: { path: CHART }, remote: { target: work, credentialGeneration: 2, crdManifestPath: CRD }, workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender") });
+    const rotated = new IkoHomeOperator("iko-rot", {
+      home,
+      chart: { path: CHART },
+      remote: { target: work, credentialGeneration: 2, crdManifestPath: CRD },
+      workDir: path.join(os.tmpdir(), "iko-plus-unit-postrender"),
+    });
     await settle(rotated, rotated.release);
-    assert.strictEqual((one(since(n), "kubernetes:core/v1:Secret", "iko-rot-identity-token").inputs.metadata as { name: string }).name, "iko-remote-operator-token-g2");
+    assert.strictEqual(
+      (one(since(n), "kubernetes:core/v1:Secret", "iko-rot-identity-token").inputs.metadata as { name: string }).name,
+      "iko-remote-operator-token-g2",
+    );
   });
 
   it("IkoHomeOperator remote in a preview (mock, preview): the Release names the wrapper, nothing is written", async () => {
@@ -196,7 +242,12 @@ describe("components under mocks", () => {
       const n = registered.length;
       const home = new KindCluster("ph", {});
       const work = new KindCluster("pw", {});
-      const iko = new IkoHomeOperator("iko-preview", { home, chart: { path: CHART }, remote: { target: work, crdManifestPath: CRD }, workDir });
+      const iko = new IkoHomeOperator("iko-preview", {
+        home,
+        chart: { path: CHART },
+        remote: { target: work, crdManifestPath: CRD },
+        workDir,
+      });
       await settle(iko, iko.release);
       const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "iko-preview-iko");
       assert.match(String(rel.inputs.postrender), /iko-postrender-[a-f0-9]{16}\.sh$/);
@@ -228,36 +279,76 @@ describe("components under mocks", () => {
     const read = since(n).find((r) => r.name === "mirror-source");
     assert.ok(read, "the source CRD is read");
     assert.strictEqual(read.provider, await providerUrn(src.provider));
-    assert.strictEqual(one(since(n), "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "mirror-crd").provider, await providerUrn(dst.provider));
+    assert.strictEqual(
+      one(since(n), "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "mirror-crd").provider,
+      await providerUrn(dst.provider),
+    );
     assert.throws(() => new CrdMirror("bad", { target: dst }), /give exactly one of manifestPath and sourceCluster/);
   });
 
   it("wfh stack: the recipe's clusters, Cilium on both, IKO at home, IrisClusters at work after the CRD", async () => {
     const n = registered.length;
     const cfg = validateWfhConfig({
-      home: { name: "ikohome" }, work: { name: "ikowork" },
+      home: { name: "ikohome" },
+      work: { name: "ikowork" },
       iko: { chartPath: CHART, crdManifestPath: CRD },
-      irisClusters: [{ name: "iris-a", namespace: "iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer" }],
+      irisClusters: [
+        {
+          name: "iris-a",
+          namespace: "iris",
+          image: "containers.intersystems.com/intersystems/iris-community:2025.1",
+          serviceType: "LoadBalancer",
+        },
+      ],
     });
     const out = wfhStack(cfg, { secrets: {} });
-    assert.ok((await resolve(out.homeKubeconfig)).secret && (await resolve(out.workKubeconfig)).secret && (await resolve(out.operatorTargetKubeconfig)).secret);
+    assert.ok(
+      (await resolve(out.homeKubeconfig)).secret &&
+        (await resolve(out.workKubeconfig)).secret &&
+        (await resolve(out.operatorTargetKubeconfig)).secret,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const mine = since(n);
-    const kinds = mine.filter((r) => r.type === "pulumi-nodejs:dynamic/kind:Cluster").map((r) => r.inputs.name).sort();
+    const kinds = mine
+      .filter((r) => r.type === "pulumi-nodejs:dynamic/kind:Cluster")
+      .map((r) => r.inputs.name)
+      .sort();
     assert.deepStrictEqual(kinds, ["ikohome", "ikowork"]);
     for (const r of mine.filter((r) => r.type === "pulumi-nodejs:dynamic/kind:Cluster")) {
       assert.deepStrictEqual(YAML.parse(r.inputs.configYaml as string).networking, { disableDefaultCNI: true });
       assert.strictEqual(YAML.parse(r.inputs.configYaml as string).nodes.length, 2);
     }
-    assert.deepStrictEqual(mine.filter((r) => r.type === "kubernetes:helm.sh/v3:Release").map((r) => r.name).sort(), ["iko-iko", "ikohome-cni-cilium", "ikowork-cni-cilium"]);
+    assert.deepStrictEqual(
+      mine
+        .filter((r) => r.type === "kubernetes:helm.sh/v3:Release")
+        .map((r) => r.name)
+        .sort(),
+      ["iko-iko", "ikohome-cni-cilium", "ikowork-cni-cilium"],
+    );
     const iris = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "iriscluster-iris-iris-a");
-    assert.deepStrictEqual(iris.inputs.spec, { topology: { data: { image: "containers.intersystems.com/intersystems/iris-community:2025.1" } }, serviceTemplate: { spec: { type: "LoadBalancer" } } });
-    assert.ok(iris.dependencies.some((d) => d.endsWith("::iko-crd-crd")), "IrisCluster waits for its CRD");
-    assert.ok(iris.dependencies.some((d) => d.endsWith("::ikowork-cni-cilium")), "and for work's CNI");
-    assert.ok(iris.dependencies.some((d) => d.endsWith("::work-ns-iris")), "and for its namespace");
+    assert.deepStrictEqual(iris.inputs.spec, {
+      topology: { data: { image: "containers.intersystems.com/intersystems/iris-community:2025.1" } },
+      serviceTemplate: { spec: { type: "LoadBalancer" } },
+    });
+    assert.ok(
+      iris.dependencies.some((d) => d.endsWith("::iko-crd-crd")),
+      "IrisCluster waits for its CRD",
+    );
+    assert.ok(
+      iris.dependencies.some((d) => d.endsWith("::ikowork-cni-cilium")),
+      "and for work's CNI",
+    );
+    assert.ok(
+      iris.dependencies.some((d) => d.endsWith("::work-ns-iris")),
+      "and for its namespace",
+    );
     // No resource may fall back to the default provider.
     for (const r of mine.filter((r) => r.custom && r.type.startsWith("kubernetes:"))) {
-      assert.ok(r.provider.includes("pulumi:providers:kubernetes::ikohome-k8s") || r.provider.includes("pulumi:providers:kubernetes::ikowork-k8s"), `${r.type}/${r.name} has an explicit provider: ${r.provider}`);
+      assert.ok(
+        r.provider.includes("pulumi:providers:kubernetes::ikohome-k8s") ||
+          r.provider.includes("pulumi:providers:kubernetes::ikowork-k8s"),
+        `${r.type}/${r.name} has an explicit provider: ${r.provider}`,
+      );
     }
     assert.deepStrictEqual(out.irisClusters, ["iris/iris-a"]);
   });

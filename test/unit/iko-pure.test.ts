@@ -6,12 +6,33 @@ import * as path from "path";
 import * as ts from "typescript";
 import * as YAML from "yaml";
 import {
-  CHECKSUM_ANNOTATION, IRISCLUSTER_CRD, RemoteKubeconfigPatch, VOLUME_NAME, cleanCrd, crdFromYaml, expandRules, ikoOperatorRules,
-  ikoValues, kubeconfigChecksum, loadCrdManifest, mergeValues, patchOperatorManifest, postRenderCodeFolder, postRendererFileName, postRendererScript, writePostRenderer,
+  CHECKSUM_ANNOTATION,
+  IRISCLUSTER_CRD,
+  RemoteKubeconfigPatch,
+  VOLUME_NAME,
+  cleanCrd,
+  crdFromYaml,
+  expandRules,
+  ikoOperatorRules,
+  ikoValues,
+  kubeconfigChecksum,
+  loadCrdManifest,
+  mergeValues,
+  patchOperatorManifest,
+  postRenderCodeFolder,
+  postRendererFileName,
+  postRendererScript,
+  writePostRenderer,
 } from "../../components/iko";
 
 const REPO = path.resolve(__dirname, "..", "..");
-const PATCH: RemoteKubeconfigPatch = { secretName: "work-kubeconfig", secretKey: "config", kubeconfigPath: "/airgap/.kube/config", checksum: "0123456789abcdef", containerName: "operator" };
+const PATCH: RemoteKubeconfigPatch = {
+  secretName: "work-kubeconfig",
+  secretKey: "config",
+  kubeconfigPath: "/airgap/.kube/config",
+  checksum: "0123456789abcdef",
+  containerName: "operator",
+};
 
 const RENDERED = `---
 apiVersion: v1
@@ -41,25 +62,53 @@ spec:
 
 describe("IKO values", () => {
   it("turns both webhooks off in remote mode, whatever extra values say", () => {
-    assert.deepStrictEqual(ikoValues({ remote: true }), { apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false } });
-    const v = ikoValues({ remote: true, extraValues: { apiserver: { enableMutatingWebhook: true, groupPriorityMinimum: 5 } } });
-    assert.deepStrictEqual(v.apiserver, { enableMutatingWebhook: false, enableValidatingWebhook: false, groupPriorityMinimum: 5 });
+    assert.deepStrictEqual(ikoValues({ remote: true }), {
+      apiserver: { enableMutatingWebhook: false, enableValidatingWebhook: false },
+    });
+    const v = ikoValues({
+      remote: true,
+      extraValues: { apiserver: { enableMutatingWebhook: true, groupPriorityMinimum: 5 } },
+    });
+    assert.deepStrictEqual(v.apiserver, {
+      enableMutatingWebhook: false,
+      enableValidatingWebhook: false,
+      groupPriorityMinimum: 5,
+    });
   });
   it("leaves the chart's defaults alone in local mode and maps image, pull secrets, log level", () => {
     assert.deepStrictEqual(ikoValues({ remote: false }), {});
-    assert.deepStrictEqual(ikoValues({
-      remote: false, image: { registry: "r.example", repository: "isc/iris-operator-amd", tag: "3.8.42.100" }, imagePullSecrets: ["pull"], logLevel: 5,
-    }), { operator: { registry: "r.example", repository: "isc/iris-operator-amd", tag: "3.8.42.100" }, imagePullSecrets: [{ name: "pull" }], logLevel: 5 });
+    assert.deepStrictEqual(
+      ikoValues({
+        remote: false,
+        image: { registry: "r.example", repository: "isc/iris-operator-amd", tag: "3.8.42.100" },
+        imagePullSecrets: ["pull"],
+        logLevel: 5,
+      }),
+      {
+        operator: { registry: "r.example", repository: "isc/iris-operator-amd", tag: "3.8.42.100" },
+        imagePullSecrets: [{ name: "pull" }],
+        logLevel: 5,
+      },
+    );
   });
   it("deep-merges values, replacing lists", () => {
-    assert.deepStrictEqual(mergeValues({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2], e: 3 } }), { a: { b: 1, c: [2], e: 3 }, d: 1 });
+    assert.deepStrictEqual(mergeValues({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2], e: 3 } }), {
+      a: { b: 1, c: [2], e: 3 },
+      d: 1,
+    });
   });
 });
 
 describe("IKO RBAC", () => {
   it("grants exactly IKO's ClusterRole rights", () => {
     const perms = expandRules(ikoOperatorRules());
-    const has = (group: string, resource: string, verb: string) => perms.some((p) => p.group === group && (p.subresource ? `${p.resource}/${p.subresource}` : p.resource) === resource && p.verb === verb);
+    const has = (group: string, resource: string, verb: string) =>
+      perms.some(
+        (p) =>
+          p.group === group &&
+          (p.subresource ? `${p.resource}/${p.subresource}` : p.resource) === resource &&
+          p.verb === verb,
+      );
     assert.ok(has("apps", "statefulsets", "patch"));
     assert.ok(!has("apps", "statefulsets", "delete"));
     assert.ok(has("", "pods/exec", "create"));
@@ -74,7 +123,11 @@ describe("IKO RBAC", () => {
 describe("IKO post-renderer", () => {
   it("mounts the Secret read-only, points --kubeconfig at it and annotates the checksum", () => {
     const docs = YAML.parseAllDocuments(patchOperatorManifest(RENDERED, PATCH)).map((d) => d.toJS());
-    assert.deepStrictEqual(docs[0], { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "iko-iris-operator-amd" } });
+    assert.deepStrictEqual(docs[0], {
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name: "iko-iris-operator-amd" },
+    });
     const pod = docs[1].spec.template;
     const c = pod.spec.containers[0];
     assert.deepStrictEqual(c.args, ["run", "--v=3", "--secure-port=8443", "--kubeconfig=/airgap/.kube/config"]);
@@ -82,7 +135,10 @@ describe("IKO post-renderer", () => {
       { name: "serving-cert", mountPath: "/var/serving-cert" },
       { name: VOLUME_NAME, mountPath: "/airgap/.kube", readOnly: true },
     ]);
-    assert.deepStrictEqual(pod.spec.volumes[1], { name: VOLUME_NAME, secret: { secretName: "work-kubeconfig", items: [{ key: "config", path: "config" }], defaultMode: 0o440 } });
+    assert.deepStrictEqual(pod.spec.volumes[1], {
+      name: VOLUME_NAME,
+      secret: { secretName: "work-kubeconfig", items: [{ key: "config", path: "config" }], defaultMode: 0o440 },
+    });
     assert.deepStrictEqual(pod.metadata.annotations, { [CHECKSUM_ANNOTATION]: "0123456789abcdef" });
   });
   it("is idempotent", () => {
@@ -90,30 +146,55 @@ describe("IKO post-renderer", () => {
     assert.strictEqual(patchOperatorManifest(once, PATCH), once);
   });
   it("fails when no Deployment has the operator container", () => {
-    assert.throws(() => patchOperatorManifest(RENDERED, { ...PATCH, containerName: "manager" }),
-      /no Deployment with a container named "manager" in the chart output; is this the IKO chart/);
+    assert.throws(
+      () => patchOperatorManifest(RENDERED, { ...PATCH, containerName: "manager" }),
+      /no Deployment with a container named "manager" in the chart output; is this the IKO chart/,
+    );
   });
   it("checksums kubeconfigs without revealing them", () => {
     assert.strictEqual(kubeconfigChecksum("a"), "ca978112ca1bbdca");
     assert.notStrictEqual(kubeconfigChecksum("a"), kubeconfigChecksum("b"));
   });
   it("generates a content-addressed wrapper with no secret in it (TypeScript: ts-node on the .ts CLI)", () => {
-    const code = { kind: "ts", tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js", cli: "../../components/iko/postrender-cli.ts", tsconfig: "../../tsconfig.json" } as const;
+    const code = {
+      kind: "ts",
+      tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js",
+      cli: "../../components/iko/postrender-cli.ts",
+      tsconfig: "../../tsconfig.json",
+    } as const;
     const script = postRendererScript(PATCH, code);
     assert.match(script, /^#!\/bin\/sh\n/);
     const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
-    assert.ok(script.includes(`TS_NODE_PROJECT="$here/../../tsconfig.json" exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/iko/postrender-cli.ts" '${encoded}'`));
+    assert.ok(
+      script.includes(
+        `TS_NODE_PROJECT="$here/../../tsconfig.json" exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/iko/postrender-cli.ts" '${encoded}'`,
+      ),
+    );
     assert.ok(!script.includes("kubeconfig:") && !script.includes("client-key"), "parameters only, never a kubeconfig");
     assert.match(postRendererFileName(script), /^iko-postrender-[a-f0-9]{16}\.sh$/);
-    assert.notStrictEqual(postRendererFileName(script), postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, code)));
+    assert.notStrictEqual(
+      postRendererFileName(script),
+      postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, code)),
+    );
   });
   it("compiled: the wrapper runs node alone on copied JavaScript (no ts-node, no TypeScript)", () => {
-    const script = postRendererScript(PATCH, { kind: "js", cli: "lib-0123456789abcdef/postrender-cli.js", nodePath: "../../node_modules" });
+    const script = postRendererScript(PATCH, {
+      kind: "js",
+      cli: "lib-0123456789abcdef/postrender-cli.js",
+      nodePath: "../../node_modules",
+    });
     const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
-    assert.strictEqual(script.split("\n")[5], `NODE_PATH="$here/../../node_modules" exec node "$here/lib-0123456789abcdef/postrender-cli.js" '${encoded}'`);
+    assert.strictEqual(
+      script.split("\n")[5],
+      `NODE_PATH="$here/../../node_modules" exec node "$here/lib-0123456789abcdef/postrender-cli.js" '${encoded}'`,
+    );
     assert.ok(!/ts-node|\.ts\b/.test(script), "nothing of TypeScript");
     assert.strictEqual(postRenderCodeFolder(["a", "b"]), postRenderCodeFolder(["a", "b"]));
-    assert.notStrictEqual(postRenderCodeFolder(["a", "b"]), postRenderCodeFolder(["a", "c"]), "other code, other folder");
+    assert.notStrictEqual(
+      postRenderCodeFolder(["a", "b"]),
+      postRenderCodeFolder(["a", "c"]),
+      "other code, other folder",
+    );
   });
   it("runs as Helm would run it, from TypeScript sources: manifest on stdin, patched manifest on stdout", function () {
     this.timeout(30000);
@@ -165,7 +246,11 @@ describe("IKO post-renderer", () => {
       const workDir = path.join(project, ".iko-plus", "postrender");
       const previewed = writePostRenderer(workDir, PATCH, { moduleDir, write: false });
       assert.ok(!fs.existsSync(workDir), "nothing written in a preview");
-      assert.strictEqual(writePostRenderer(workDir, PATCH, { moduleDir }), previewed, "the update runs the wrapper the preview showed");
+      assert.strictEqual(
+        writePostRenderer(workDir, PATCH, { moduleDir }),
+        previewed,
+        "the update runs the wrapper the preview showed",
+      );
       assert.ok(fs.existsSync(previewed));
     } finally {
       fs.rmSync(project, { recursive: true, force: true });
@@ -197,7 +282,9 @@ function compiledProject(): string {
   fs.mkdirSync(moduleDir, { recursive: true });
   for (const name of ["postrender", "postrender-cli"]) {
     const source = fs.readFileSync(path.join(REPO, "components", "iko", `${name}.ts`), "utf8");
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true } }).outputText;
+    const js = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
+    }).outputText;
     fs.writeFileSync(path.join(moduleDir, `${name}.js`), js);
   }
   fs.mkdirSync(path.join(project, "node_modules"));
@@ -208,17 +295,45 @@ function compiledProject(): string {
 describe("IrisCluster CRD helpers", () => {
   const fixture = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
   it("strips server-set fields and status", () => {
-    assert.deepStrictEqual(cleanCrd({
-      apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition",
-      metadata: { name: "x", uid: "u", resourceVersion: "1", generation: 2, creationTimestamp: "t", managedFields: [], labels: { a: "b" },
-        annotations: { "kubectl.kubernetes.io/last-applied-configuration": "{}", "pulumi.com/patchForce": "true", keep: "me" } },
-      spec: { group: "g" }, status: { acceptedNames: {} },
-    }), { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "x", labels: { a: "b" }, annotations: { keep: "me" } }, spec: { group: "g" } });
+    assert.deepStrictEqual(
+      cleanCrd({
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        metadata: {
+          name: "x",
+          uid: "u",
+          resourceVersion: "1",
+          generation: 2,
+          creationTimestamp: "t",
+          managedFields: [],
+          labels: { a: "b" },
+          annotations: {
+            "kubectl.kubernetes.io/last-applied-configuration": "{}",
+            "pulumi.com/patchForce": "true",
+            keep: "me",
+          },
+        },
+        spec: { group: "g" },
+        status: { acceptedNames: {} },
+      }),
+      {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "CustomResourceDefinition",
+        metadata: { name: "x", labels: { a: "b" }, annotations: { keep: "me" } },
+        spec: { group: "g" },
+      },
+    );
   });
   it("loads the CRD from a manifest and explains a wrong file", () => {
     const crd = loadCrdManifest(fixture, IRISCLUSTER_CRD, "iko.crdManifestPath");
     assert.strictEqual((crd.spec as { group: string }).group, "intersystems.com");
-    assert.throws(() => loadCrdManifest("/nonexistent.yaml", IRISCLUSTER_CRD, "iko.crdManifestPath"), /iko.crdManifestPath: cannot read CRD manifest "\/nonexistent.yaml" \(ENOENT\)/);
-    assert.throws(() => crdFromYaml("kind: ConfigMap\n", IRISCLUSTER_CRD, "f"), /f holds no CustomResourceDefinition named irisclusters.intersystems.com/);
+    assert.throws(
+      () => loadCrdManifest("/nonexistent.yaml", IRISCLUSTER_CRD, "iko.crdManifestPath"),
+      /iko.crdManifestPath: cannot read CRD manifest "\/nonexistent.yaml" \(ENOENT\)/,
+    );
+    assert.throws(
+      () => crdFromYaml("kind: ConfigMap\n", IRISCLUSTER_CRD, "f"),
+      /f holds no CustomResourceDefinition named irisclusters.intersystems.com/,
+    );
   });
 });

@@ -12,15 +12,30 @@ describe("components/iris", () => {
   });
 
   it("builds the IrisCluster with its license key Secret, service type, mirroring and spec, then spec.tls over it", () => {
-    const m = iris.irisClusterManifest({ name: "a", namespace: "iris", image: "containers.intersystems.com/intersystems/iris:2025.1",
-      licenseKeySecret: "a-key", serviceType: "NodePort", mirrored: true, spec: { storageClassName: "fast" } });
+    const m = iris.irisClusterManifest({
+      name: "a",
+      namespace: "iris",
+      image: "containers.intersystems.com/intersystems/iris:2025.1",
+      licenseKeySecret: "a-key",
+      serviceType: "NodePort",
+      mirrored: true,
+      spec: { storageClassName: "fast" },
+    });
     assert.deepStrictEqual(m, {
-      apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", metadata: { name: "a", namespace: "iris" },
-      spec: { topology: { data: { image: "containers.intersystems.com/intersystems/iris:2025.1", mirrored: true } }, licenseKeySecret: { name: "a-key" },
-        serviceTemplate: { spec: { type: "NodePort" } }, storageClassName: "fast" },
+      apiVersion: "intersystems.com/v1alpha1",
+      kind: "IrisCluster",
+      metadata: { name: "a", namespace: "iris" },
+      spec: {
+        topology: { data: { image: "containers.intersystems.com/intersystems/iris:2025.1", mirrored: true } },
+        licenseKeySecret: { name: "a-key" },
+        serviceTemplate: { spec: { type: "NodePort" } },
+        storageClassName: "fast",
+      },
     });
     const volume = { secret: { secretName: "a-tls" } };
-    assert.deepStrictEqual((iris.withIrisTls(m, { mirror: volume }).spec as Record<string, unknown>).tls, { mirror: volume });
+    assert.deepStrictEqual((iris.withIrisTls(m, { mirror: volume }).spec as Record<string, unknown>).tls, {
+      mirror: volume,
+    });
     assert.strictEqual((m.spec as Record<string, unknown>).tls, undefined, "the input is not changed");
   });
 });

@@ -7,18 +7,43 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as YAML from "yaml";
-import { FAKE_ACCESS_TOKEN, FAKE_CA, Registered, fakeKubeconfig, fakeToken, installMocks, one, resolve, settle, unwrapSecret } from "./mocks";
+import {
+  FAKE_ACCESS_TOKEN,
+  FAKE_CA,
+  Registered,
+  fakeKubeconfig,
+  fakeToken,
+  installMocks,
+  one,
+  resolve,
+  settle,
+  unwrapSecret,
+} from "./mocks";
 
 const registered: Registered[] = installMocks();
 import { ExistingCluster } from "../../components/cluster";
 import { GkeCluster } from "../../components/gcp";
-import { FederatedIrisCluster, FleetSecret, KarmadaControlPlane, KarmadaMember, memberClusterRoleRules } from "../../components/karmada";
+import {
+  FederatedIrisCluster,
+  FleetSecret,
+  KarmadaControlPlane,
+  KarmadaMember,
+  memberClusterRoleRules,
+} from "../../components/karmada";
 import { KindCluster } from "../../components/kind";
 
 const since = (n: number) => registered.slice(n);
 const urnOf = async (r: pulumi.Resource) => (await resolve(r.urn)).value;
 const providerUrn = async (p: pulumi.ProviderResource) => `${await urnOf(p)}::${(await resolve(p.id)).value}`;
-const IRIS = { apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", metadata: { name: "federated-iris", namespace: "default" }, spec: { topology: { data: { image: "containers.intersystems.com/intersystems/iris-community:2025.1" } }, serviceTemplate: { spec: { type: "LoadBalancer" } } } };
+const IRIS = {
+  apiVersion: "intersystems.com/v1alpha1",
+  kind: "IrisCluster",
+  metadata: { name: "federated-iris", namespace: "default" },
+  spec: {
+    topology: { data: { image: "containers.intersystems.com/intersystems/iris-community:2025.1" } },
+    serviceTemplate: { spec: { type: "LoadBalancer" } },
+  },
+};
 
 function existingKarmada(name: string): KarmadaControlPlane {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "iko-karmada-")), "kubeconfig");
@@ -33,29 +58,64 @@ describe("Karmada components under mocks", () => {
     const kp = new KarmadaControlPlane("kp", { helm: { host, endpoint: "https://127.0.0.1:32443" } });
     await settle(kp, kp.provider, kp.release as pulumi.Resource);
     const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "kp-karmada");
-    assert.deepStrictEqual([rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version, rel.inputs.createNamespace], ["karmada", "karmada-host", "karmada", "v1.16.0", true]);
-    assert.deepStrictEqual(rel.inputs.repositoryOpts, { repo: "https://raw.githubusercontent.com/karmada-io/karmada/master/charts" });
-    const values = rel.inputs.values as { apiServer: unknown; certs: { auto: { hosts: string[] } }; kubectl: { image: unknown }; controllerManager: unknown };
-    assert.deepStrictEqual((values.controllerManager as { extraCommandArgs: unknown }).extraCommandArgs, { controllers: "*,-unifiedAuth" }, "no unified auth: members grant scoped access");
+    assert.deepStrictEqual(
+      [rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version, rel.inputs.createNamespace],
+      ["karmada", "karmada-host", "karmada", "v1.16.0", true],
+    );
+    assert.deepStrictEqual(rel.inputs.repositoryOpts, {
+      repo: "https://raw.githubusercontent.com/karmada-io/karmada/master/charts",
+    });
+    const values = rel.inputs.values as {
+      apiServer: unknown;
+      certs: { auto: { hosts: string[] } };
+      kubectl: { image: unknown };
+      controllerManager: unknown;
+    };
+    assert.deepStrictEqual(
+      (values.controllerManager as { extraCommandArgs: unknown }).extraCommandArgs,
+      { controllers: "*,-unifiedAuth" },
+      "no unified auth: members grant scoped access",
+    );
     const apiServer = values.apiServer as Record<string, unknown>;
     assert.deepStrictEqual([apiServer.serviceType, apiServer.nodePort], ["NodePort", 32443]);
-    assert.ok(values.certs.auto.hosts.includes("127.0.0.1") && values.certs.auto.hosts.includes("kubernetes.default.svc"));
-    assert.deepStrictEqual(values.kubectl.image, { registry: "docker.io", repository: "bitnamilegacy/kubectl", tag: "1.33.4" });
+    assert.ok(
+      values.certs.auto.hosts.includes("127.0.0.1") && values.certs.auto.hosts.includes("kubernetes.default.svc"),
+    );
+    assert.deepStrictEqual(values.kubectl.image, {
+      registry: "docker.io",
+      repository: "bitnamilegacy/kubectl",
+      tag: "1.33.4",
+    });
     assert.strictEqual(rel.provider, await providerUrn(host.provider));
     const read = since(n).find((r) => r.name === "kp-generated-kubeconfig");
     assert.ok(read, "the chart's kubeconfig Secret is read back");
-    assert.ok(read.dependencies.some((d) => d.endsWith("::kp-karmada")), "after the release");
+    assert.ok(
+      read.dependencies.some((d) => d.endsWith("::kp-karmada")),
+      "after the release",
+    );
     const kc = await resolve(kp.kubeconfig);
     assert.ok(kc.secret);
     assert.strictEqual(YAML.parse(kc.value).clusters[0].cluster.server, "https://127.0.0.1:32443");
     const prov = one(since(n), "pulumi:providers:kubernetes", "kp-karmada-api");
     assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret);
-    assert.deepStrictEqual(kp.readyGate, [kp.release, kp.apiReady], "objects in Karmada wait for the release and for its API groups");
+    assert.deepStrictEqual(
+      kp.readyGate,
+      [kp.release, kp.apiReady],
+      "objects in Karmada wait for the release and for its API groups",
+    );
     const ready = since(n).find((r) => r.name === "kp-api-ready");
     assert.ok(ready, "a KarmadaApiReady wait");
-    assert.ok(ready.dependencies.some((d) => d.endsWith("::kp-karmada")), "after the release");
+    assert.ok(
+      ready.dependencies.some((d) => d.endsWith("::kp-karmada")),
+      "after the release",
+    );
     assert.ok(unwrapSecret(ready.inputs.karmada).secret, "its credentials are secret");
-    assert.deepStrictEqual(ready.inputs.groups, ["cluster.karmada.io/v1alpha1", "policy.karmada.io/v1alpha1", "work.karmada.io/v1alpha2", "config.karmada.io/v1alpha1"]);
+    assert.deepStrictEqual(ready.inputs.groups, [
+      "cluster.karmada.io/v1alpha1",
+      "policy.karmada.io/v1alpha1",
+      "work.karmada.io/v1alpha2",
+      "config.karmada.io/v1alpha1",
+    ]);
   });
 
   it("KarmadaControlPlane existing: a provider from the given kubeconfig, nothing installed", async () => {
@@ -64,7 +124,10 @@ describe("Karmada components under mocks", () => {
     await settle(kp, kp.provider);
     assert.ok(!since(n).some((r) => r.type === "kubernetes:helm.sh/v3:Release"));
     assert.strictEqual((await resolve(kp.endpoint)).value, "https://127.0.0.1:5443");
-    assert.throws(() => new KarmadaControlPlane("bad", {}), /KarmadaControlPlane "bad": helm: \(not set\) or existing is required \(exactly one\)/);
+    assert.throws(
+      () => new KarmadaControlPlane("bad", {}),
+      /KarmadaControlPlane "bad": helm: \(not set\) or existing is required \(exactly one\)/,
+    );
   });
 
   it("KarmadaMember: karmadactl's objects on the member, token Secrets and the Cluster in Karmada", async () => {
@@ -73,15 +136,33 @@ describe("Karmada components under mocks", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "iko-member-")), "kubeconfig");
     fs.writeFileSync(file, fakeKubeconfig("ikoclone", "https://127.0.0.1:7443"));
     const member = new ExistingCluster("ikoclone", { kubeconfigPath: file });
-    const m = new KarmadaMember("ikoclone-member", { karmada, member, provider: "kind", region: "local", zones: ["a"], labels: { tier: "primary" } });
+    const m = new KarmadaMember("ikoclone-member", {
+      karmada,
+      member,
+      provider: "kind",
+      region: "local",
+      zones: ["a"],
+      labels: { tier: "primary" },
+    });
     await settle(m, m.cluster, karmada.provider, member.provider);
     const mine = since(n);
     const memberProv = await providerUrn(member.provider);
     const karmadaProv = await providerUrn(karmada.provider);
     const ns = one(mine, "kubernetes:core/v1:Namespace", "ikoclone-member-member-ns");
     assert.deepStrictEqual(ns.inputs.metadata, { name: "karmada-cluster", labels: { "karmada.io/system": "true" } });
-    assert.deepStrictEqual((one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-member-sa").inputs.metadata as { name: string }).name, "karmada-ikoclone");
-    assert.deepStrictEqual((one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-impersonator-sa").inputs.metadata as { name: string }).name, "karmada-impersonator");
+    assert.deepStrictEqual(
+      (one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-member-sa").inputs.metadata as { name: string })
+        .name,
+      "karmada-ikoclone",
+    );
+    assert.deepStrictEqual(
+      (
+        one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-impersonator-sa").inputs.metadata as {
+          name: string;
+        }
+      ).name,
+      "karmada-impersonator",
+    );
     const role = one(mine, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "ikoclone-member-member-role");
     assert.strictEqual((role.inputs.metadata as { name: string }).name, "karmada-controller-manager:karmada-ikoclone");
     assert.deepStrictEqual(role.inputs.rules, memberClusterRoleRules("scoped"), "no cluster-admin unless configured");
@@ -97,39 +178,76 @@ describe("Karmada components under mocks", () => {
     assert.strictEqual(unwrapSecret(fields.caBundle).value, FAKE_CA);
     // Each ServiceAccount has a token of its own (mocks): Karmada gets the right one for each role.
     const b64 = (ns: string, name: string) => Buffer.from(fakeToken(ns, name)).toString("base64");
-    assert.strictEqual(unwrapSecret(fields.token).value, b64("karmada-cluster", "karmada-ikoclone"), "Karmada's controllers act with the member's karmada-ikoclone token");
+    assert.strictEqual(
+      unwrapSecret(fields.token).value,
+      b64("karmada-cluster", "karmada-ikoclone"),
+      "Karmada's controllers act with the member's karmada-ikoclone token",
+    );
     const impersonator = one(mine, "kubernetes:core/v1:Secret", "ikoclone-member-karmada-impersonator-secret");
     assert.deepStrictEqual((impersonator.inputs.metadata as { name: string }).name, "ikoclone-impersonator");
     const impersonatorData = unwrapSecret(impersonator.inputs.data);
-    assert.ok(impersonatorData.secret || unwrapSecret((impersonatorData.value as Record<string, unknown>).token).secret, "the impersonator token goes to Karmada as a secret");
-    assert.strictEqual(unwrapSecret((impersonatorData.value as Record<string, unknown>).token).value, b64("karmada-cluster", "karmada-impersonator"),
-      "the impersonator Secret holds the impersonator's token, not the controllers'");
+    assert.ok(
+      impersonatorData.secret || unwrapSecret((impersonatorData.value as Record<string, unknown>).token).secret,
+      "the impersonator token goes to Karmada as a secret",
+    );
+    assert.strictEqual(
+      unwrapSecret((impersonatorData.value as Record<string, unknown>).token).value,
+      b64("karmada-cluster", "karmada-impersonator"),
+      "the impersonator Secret holds the impersonator's token, not the controllers'",
+    );
     const cluster = one(mine, "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster");
     assert.strictEqual(cluster.provider, karmadaProv);
     assert.deepStrictEqual(cluster.inputs.spec, {
-      syncMode: "Push", apiEndpoint: "https://127.0.0.1:7443", id: "uid-of-ikoclone-member-kube-system",
-      secretRef: { namespace: "karmada-cluster", name: "ikoclone" }, impersonatorSecretRef: { namespace: "karmada-cluster", name: "ikoclone-impersonator" },
-      provider: "kind", region: "local", zones: ["a"],
+      syncMode: "Push",
+      apiEndpoint: "https://127.0.0.1:7443",
+      id: "uid-of-ikoclone-member-kube-system",
+      secretRef: { namespace: "karmada-cluster", name: "ikoclone" },
+      impersonatorSecretRef: { namespace: "karmada-cluster", name: "ikoclone-impersonator" },
+      provider: "kind",
+      region: "local",
+      zones: ["a"],
     });
     assert.deepStrictEqual(cluster.inputs.metadata, { name: "ikoclone", labels: { tier: "primary" } });
-    assert.ok(cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-secret")) && cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-impersonator-secret")),
-      "the Cluster comes after its Secrets (and is deleted before them)");
-    assert.ok(cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-member-binding")), "and after the member's ClusterRoleBinding, so Karmada's first call is authorized");
-    assert.deepStrictEqual(token.dependencies.filter((d) => d.includes("$kubernetes:")).map((d) => d.split("::").pop()), ["ikoclone-member-member-sa"],
-      "the token waits only for its ServiceAccount, not for the binding (one level less before the Cluster)");
+    assert.ok(
+      cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-secret")) &&
+        cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-karmada-impersonator-secret")),
+      "the Cluster comes after its Secrets (and is deleted before them)",
+    );
+    assert.ok(
+      cluster.dependencies.some((d) => d.endsWith("::ikoclone-member-member-binding")),
+      "and after the member's ClusterRoleBinding, so Karmada's first call is authorized",
+    );
+    assert.deepStrictEqual(
+      token.dependencies.filter((d) => d.includes("$kubernetes:")).map((d) => d.split("::").pop()),
+      ["ikoclone-member-member-sa"],
+      "the token waits only for its ServiceAccount, not for the binding (one level less before the Cluster)",
+    );
   });
 
   it("FederatedIrisCluster: the article's template and policy, overrides, a propagated license Secret, template last", async () => {
     const n = registered.length;
     const karmada = existingKarmada("k2");
     const f = new FederatedIrisCluster("default-federated-iris", {
-      karmada, irisCluster: IRIS, policyName: "iriscluster-propagate", placement: { clusterNames: ["ikoclone"] },
-      overrides: [{ target: { clusterNames: ["ikogke"] }, plaintext: [{ path: "/spec/storageClassName", operator: "add", value: "standard-rwo" }] }],
-      licenseKey: pulumi.secret("LICENSE-KEY-TEXT"), configMaps: ["iris-cpf"],
+      karmada,
+      irisCluster: IRIS,
+      policyName: "iriscluster-propagate",
+      placement: { clusterNames: ["ikoclone"] },
+      overrides: [
+        {
+          target: { clusterNames: ["ikogke"] },
+          plaintext: [{ path: "/spec/storageClassName", operator: "add", value: "standard-rwo" }],
+        },
+      ],
+      licenseKey: pulumi.secret("LICENSE-KEY-TEXT"),
+      configMaps: ["iris-cpf"],
     });
     await settle(f, f.template, f.policy);
     const mine = since(n);
-    const policy = one(mine, "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy", "default-federated-iris-policy");
+    const policy = one(
+      mine,
+      "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy",
+      "default-federated-iris-policy",
+    );
     assert.deepStrictEqual(policy.inputs.metadata, { name: "iriscluster-propagate", namespace: "default" });
     assert.deepStrictEqual(policy.inputs.spec, {
       resourceSelectors: [
@@ -140,29 +258,64 @@ describe("Karmada components under mocks", () => {
       placement: { clusterAffinity: { clusterNames: ["ikoclone"] } },
     });
     const template = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-federated-iris-template");
-    assert.deepStrictEqual(template.inputs.metadata, { name: "federated-iris", namespace: "default", annotations: { "pulumi.com/skipAwait": "true" } });
-    assert.deepStrictEqual(template.inputs.spec, { ...IRIS.spec, licenseKeySecret: { name: "federated-iris-license" } });
-    for (const dep of ["default-federated-iris-policy", "default-federated-iris-override-0", "default-federated-iris-license"]) {
-      assert.ok(template.dependencies.some((d) => d.endsWith(`::${dep}`)), `the template waits for ${dep}`);
+    assert.deepStrictEqual(template.inputs.metadata, {
+      name: "federated-iris",
+      namespace: "default",
+      annotations: { "pulumi.com/skipAwait": "true" },
+    });
+    assert.deepStrictEqual(template.inputs.spec, {
+      ...IRIS.spec,
+      licenseKeySecret: { name: "federated-iris-license" },
+    });
+    for (const dep of [
+      "default-federated-iris-policy",
+      "default-federated-iris-override-0",
+      "default-federated-iris-license",
+    ]) {
+      assert.ok(
+        template.dependencies.some((d) => d.endsWith(`::${dep}`)),
+        `the template waits for ${dep}`,
+      );
     }
     const license = one(mine, "kubernetes:core/v1:Secret", "default-federated-iris-license");
     const sd = unwrapSecret(license.inputs.stringData);
-    assert.ok(sd.secret || unwrapSecret((sd.value as Record<string, unknown>)["iris.key"]).secret, "the license key is secret");
-    const override = one(mine, "kubernetes:policy.karmada.io/v1alpha1:OverridePolicy", "default-federated-iris-override-0");
-    assert.deepStrictEqual((override.inputs.spec as { overrideRules: unknown }).overrideRules, [{ targetCluster: { clusterNames: ["ikogke"] }, overriders: { plaintext: [{ path: "/spec/storageClassName", operator: "add", value: "standard-rwo" }] } }]);
-    for (const r of [policy, template, license, override]) assert.strictEqual(r.provider, await providerUrn(karmada.provider));
+    assert.ok(
+      sd.secret || unwrapSecret((sd.value as Record<string, unknown>)["iris.key"]).secret,
+      "the license key is secret",
+    );
+    const override = one(
+      mine,
+      "kubernetes:policy.karmada.io/v1alpha1:OverridePolicy",
+      "default-federated-iris-override-0",
+    );
+    assert.deepStrictEqual((override.inputs.spec as { overrideRules: unknown }).overrideRules, [
+      {
+        targetCluster: { clusterNames: ["ikogke"] },
+        overriders: { plaintext: [{ path: "/spec/storageClassName", operator: "add", value: "standard-rwo" }] },
+      },
+    ]);
+    for (const r of [policy, template, license, override])
+      assert.strictEqual(r.provider, await providerUrn(karmada.provider));
   });
 
   it("FleetSecret: a secret Secret in Karmada and its policy, the Secret after the policy", async () => {
     const n = registered.length;
     const karmada = existingKarmada("k3");
-    const fs1 = new FleetSecret("default-shhhh", { karmada, name: "shhhh-secret", data: pulumi.secret({ password: "hunter2" }), placement: { clusterNames: ["ikoclone"] } });
+    const fs1 = new FleetSecret("default-shhhh", {
+      karmada,
+      name: "shhhh-secret",
+      data: pulumi.secret({ password: "hunter2" }),
+      placement: { clusterNames: ["ikoclone"] },
+    });
     await settle(fs1, fs1.secret, fs1.policy);
     const secret = one(since(n), "kubernetes:core/v1:Secret", "default-shhhh-secret");
     assert.ok(unwrapSecret(secret.inputs.stringData).secret);
     assert.ok(secret.dependencies.some((d) => d.endsWith("::default-shhhh-policy")));
     const policy = one(since(n), "kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy", "default-shhhh-policy");
-    assert.deepStrictEqual(policy.inputs.spec, { resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: "shhhh-secret" }], placement: { clusterAffinity: { clusterNames: ["ikoclone"] } } });
+    assert.deepStrictEqual(policy.inputs.spec, {
+      resourceSelectors: [{ apiVersion: "v1", kind: "Secret", name: "shhhh-secret" }],
+      placement: { clusterAffinity: { clusterNames: ["ikoclone"] } },
+    });
   });
 });
 
@@ -173,10 +326,22 @@ describe("GkeCluster under mocks", () => {
     await settle(gke, gke.cluster, gke.nodePool, gke.provider);
     const mine = since(n);
     const cluster = one(mine, "gcp:container/cluster:Cluster", "ikogke-gke");
-    assert.deepStrictEqual([cluster.inputs.name, cluster.inputs.location, cluster.inputs.datapathProvider, cluster.inputs.deletionProtection, cluster.inputs.removeDefaultNodePool],
-      ["ikogke", "us-central1", "ADVANCED_DATAPATH", true, true]);
+    assert.deepStrictEqual(
+      [
+        cluster.inputs.name,
+        cluster.inputs.location,
+        cluster.inputs.datapathProvider,
+        cluster.inputs.deletionProtection,
+        cluster.inputs.removeDefaultNodePool,
+      ],
+      ["ikogke", "us-central1", "ADVANCED_DATAPATH", true, true],
+    );
     const gcpProv = one(mine, "pulumi:providers:gcp", "ikogke-gcp");
-    assert.ok(cluster.provider.startsWith(gcpProv.urn.replace("urn:pulumi:test::iko-plus::", "")) || cluster.provider.includes("pulumi:providers:gcp::ikogke-gcp"), "an explicit GCP provider");
+    assert.ok(
+      cluster.provider.startsWith(gcpProv.urn.replace("urn:pulumi:test::iko-plus::", "")) ||
+        cluster.provider.includes("pulumi:providers:gcp::ikogke-gcp"),
+      "an explicit GCP provider",
+    );
     const pool = one(mine, "gcp:container/nodePool:NodePool", "ikogke-nodes");
     assert.strictEqual(pool.inputs.nodeCount, 1);
     const host = await resolve(gke.kubeconfig);
@@ -186,20 +351,36 @@ describe("GkeCluster under mocks", () => {
     assert.strictEqual(hostDoc.users[0].user.exec, undefined, "no exec plugin");
     assert.strictEqual(hostDoc.clusters[0].cluster.server, "https://34.1.2.3");
     // No cluster-admin identity unless asked for: the peer kubeconfig is the host one.
-    assert.strictEqual(mine.filter((r) => r.type.startsWith("kubernetes:")).length, 0, "no ServiceAccount, binding or token by default");
+    assert.strictEqual(
+      mine.filter((r) => r.type.startsWith("kubernetes:")).length,
+      0,
+      "no ServiceAccount, binding or token by default",
+    );
     const hostPeer = await resolve(gke.peerKubeconfig);
     assert.ok(hostPeer.secret);
     assert.strictEqual(hostPeer.value, host.value);
 
-    const admin = new GkeCluster("admingke", { location: "us-central1", project: "proj-1", peerAccess: "cluster-admin" });
+    const admin = new GkeCluster("admingke", {
+      location: "us-central1",
+      project: "proj-1",
+      peerAccess: "cluster-admin",
+    });
     await settle(admin, admin.cluster, admin.nodePool, admin.provider);
     const adminRes = since(n);
     const peer = await resolve(admin.peerKubeconfig);
     assert.ok(peer.secret);
     assert.ok(!peer.value.includes("gke-gcloud-auth-plugin") && !peer.value.includes("exec"));
-    assert.strictEqual(YAML.parse(peer.value).users[0].user.token, fakeToken("kube-system", "iko-plus-peer-token"), "the peers' ServiceAccount token");
-    assert.deepStrictEqual(one(adminRes, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "admingke-peer-binding").inputs.roleRef,
-      { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" }, "cluster-admin only when configured");
+    assert.strictEqual(
+      YAML.parse(peer.value).users[0].user.token,
+      fakeToken("kube-system", "iko-plus-peer-token"),
+      "the peers' ServiceAccount token",
+    );
+    assert.deepStrictEqual(
+      one(adminRes, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "admingke-peer-binding").inputs
+        .roleRef,
+      { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
+      "cluster-admin only when configured",
+    );
     const token = one(adminRes, "kubernetes:core/v1:Secret", "admingke-peer-token");
     assert.ok(token.dependencies.some((d) => d.endsWith("::admingke-nodes")));
     assert.strictEqual(token.provider, await providerUrn(admin.provider));
@@ -214,38 +395,88 @@ describe("fleet stack under mocks", () => {
     const { validateConfig, fleetStack } = await import("../../stacks");
     const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
     const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
-    const cfg = validateConfig({
-      program: "fleet",
-      clusters: [
-        { name: "ikofett", cilium: { clusterId: 1 }, extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] },
-        { name: "ikoclone", cilium: { clusterId: 2 }, join: { provider: "kind" } },
-      ],
-      karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443" },
-      iko: { chartPath: CHART, crdManifestPath: CRD },
-      federatedIrisClusters: [{ name: "federated-iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1", serviceType: "LoadBalancer", policyName: "iriscluster-propagate", placement: { clusterNames: ["ikoclone"] } }],
-    }, []);
+    const cfg = validateConfig(
+      {
+        program: "fleet",
+        clusters: [
+          { name: "ikofett", cilium: { clusterId: 1 }, extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] },
+          { name: "ikoclone", cilium: { clusterId: 2 }, join: { provider: "kind" } },
+        ],
+        karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443" },
+        iko: { chartPath: CHART, crdManifestPath: CRD },
+        federatedIrisClusters: [
+          {
+            name: "federated-iris",
+            image: "containers.intersystems.com/intersystems/iris-community:2025.1",
+            serviceType: "LoadBalancer",
+            policyName: "iriscluster-propagate",
+            placement: { clusterNames: ["ikoclone"] },
+          },
+        ],
+      },
+      [],
+    );
     if (cfg.program !== "fleet") throw new Error("fleet");
     const n = registered.length;
     const out = fleetStack(cfg, { secrets: {}, secretObjects: {} });
     assert.ok((await resolve(out.karmadaKubeconfig)).secret && (await resolve(out.clusterKubeconfigs)).secret);
     await new Promise((r) => setTimeout(r, 500));
     const mine = since(n);
-    const fett = YAML.parse(one(mine, "pulumi-nodejs:dynamic/kind:Cluster", "ikofett-kind").inputs.configYaml as string);
-    assert.deepStrictEqual(fett.nodes[0].extraPortMappings, [{ containerPort: 32443, hostPort: 32443, listenAddress: "127.0.0.1", protocol: "TCP" }]);
+    const fett = YAML.parse(
+      one(mine, "pulumi-nodejs:dynamic/kind:Cluster", "ikofett-kind").inputs.configYaml as string,
+    );
+    assert.deepStrictEqual(fett.nodes[0].extraPortMappings, [
+      { containerPort: 32443, hostPort: 32443, listenAddress: "127.0.0.1", protocol: "TCP" },
+    ]);
     const karmadaRelease = one(mine, "kubernetes:helm.sh/v3:Release", "karmada-karmada");
     assert.ok(karmadaRelease.provider.includes("::ikofett-k8s::"));
-    assert.ok(karmadaRelease.dependencies.some((d) => d.endsWith("::ikofett-cni-cilium")), "Karmada waits for the host's CNI");
-    assert.deepStrictEqual(mine.filter((r) => r.type === "kubernetes:helm.sh/v3:Release" && r.name.endsWith("-iko-iko")).map((r) => r.name).sort(), ["ikoclone-iko-iko", "ikofett-iko-iko"]);
-    assert.ok(one(mine, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "karmada-iriscluster-crd-crd").provider.includes("::karmada-karmada-api::"), "the CRD in the Karmada API");
-    assert.ok(one(mine, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "ikoclone-iriscluster-crd-crd").provider.includes("::ikoclone-k8s::"), "and on the member");
-    assert.strictEqual(mine.filter((r) => r.type === "kubernetes:config.karmada.io/v1alpha1:ResourceInterpreterCustomization").length, 1);
+    assert.ok(
+      karmadaRelease.dependencies.some((d) => d.endsWith("::ikofett-cni-cilium")),
+      "Karmada waits for the host's CNI",
+    );
+    assert.deepStrictEqual(
+      mine
+        .filter((r) => r.type === "kubernetes:helm.sh/v3:Release" && r.name.endsWith("-iko-iko"))
+        .map((r) => r.name)
+        .sort(),
+      ["ikoclone-iko-iko", "ikofett-iko-iko"],
+    );
+    assert.ok(
+      one(
+        mine,
+        "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition",
+        "karmada-iriscluster-crd-crd",
+      ).provider.includes("::karmada-karmada-api::"),
+      "the CRD in the Karmada API",
+    );
+    assert.ok(
+      one(
+        mine,
+        "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition",
+        "ikoclone-iriscluster-crd-crd",
+      ).provider.includes("::ikoclone-k8s::"),
+      "and on the member",
+    );
+    assert.strictEqual(
+      mine.filter((r) => r.type === "kubernetes:config.karmada.io/v1alpha1:ResourceInterpreterCustomization").length,
+      1,
+    );
     const joinCluster = one(mine, "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster");
-    for (const dep of ["ikoclone-iko-iko", "ikoclone-iriscluster-crd-crd"]) assert.ok(joinCluster.dependencies.some((d) => d.endsWith(`::${dep}`)), `the join waits for ${dep}: ${joinCluster.dependencies.join(" ")}`);
+    for (const dep of ["ikoclone-iko-iko", "ikoclone-iriscluster-crd-crd"])
+      assert.ok(
+        joinCluster.dependencies.some((d) => d.endsWith(`::${dep}`)),
+        `the join waits for ${dep}: ${joinCluster.dependencies.join(" ")}`,
+      );
     const template = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-federated-iris-template");
     for (const dep of ["ikoclone-member-cluster", "karmada-iriscluster-crd-crd", "karmada-iriscluster-interpreter"]) {
-      assert.ok(template.dependencies.some((d) => d.endsWith(`::${dep}`)), `the template waits for ${dep} (and goes first on destroy)`);
+      assert.ok(
+        template.dependencies.some((d) => d.endsWith(`::${dep}`)),
+        `the template waits for ${dep} (and goes first on destroy)`,
+      );
     }
     assert.deepStrictEqual(out.joinedMembers, ["ikoclone"]);
-    assert.deepStrictEqual(out.federatedIrisClusters, [{ name: "federated-iris", namespace: "default", policy: "iriscluster-propagate" }]);
+    assert.deepStrictEqual(out.federatedIrisClusters, [
+      { name: "federated-iris", namespace: "default", policy: "iriscluster-propagate" },
+    ]);
   });
 });

@@ -8,8 +8,18 @@ import * as assert from "assert";
 import * as https from "https";
 import * as path from "path";
 import {
-  MemberWorksGoneInputs, MemberWorksGoneProvider, PlaceableMember, PropagatedObject, WorkLike, clusterReadyStatus, propagatedByMember, remainingWorks,
-  waitForWorksGone, workNamespace, worksTimeoutMessage, worksWaitDecision,
+  MemberWorksGoneInputs,
+  MemberWorksGoneProvider,
+  PlaceableMember,
+  PropagatedObject,
+  WorkLike,
+  clusterReadyStatus,
+  propagatedByMember,
+  remainingWorks,
+  waitForWorksGone,
+  workNamespace,
+  worksTimeoutMessage,
+  worksWaitDecision,
 } from "../../components/karmada";
 import { KubeconfigError, kubeconfigCredentials } from "../../components/kubeconfig";
 import { generateFleetCa } from "../../components/tls/ca";
@@ -25,18 +35,43 @@ const MEMBERS: PlaceableMember[] = [
 
 const work = (name: string, objects: [string, string, string][], deleting = false): WorkLike => ({
   metadata: { name, ...(deleting ? { deletionTimestamp: "2026-12-01T10:00:00Z" } : {}) },
-  spec: { workload: { manifests: objects.map(([kind, namespace, n]) => ({ kind, metadata: { name: n, namespace } })) } },
+  spec: {
+    workload: { manifests: objects.map(([kind, namespace, n]) => ({ kind, metadata: { name: n, namespace } })) },
+  },
 });
 
 describe("unit: destroy waits for a member's Works before its unjoin", () => {
   it("propagatedByMember: per member, the objects any placement can put there (IrisCluster, license, Secrets, ConfigMaps, fleet Secrets), sorted, once", () => {
-    const got = propagatedByMember(MEMBERS, [
-      { name: "iris-a", namespace: "default", placement: { clusterNames: ["ikohome", "ikoclone"] }, licenseKey: true, secrets: ["tls-x"], configMaps: ["cpf"] },
-      { name: "iris-dr", namespace: "prod", placement: { affinities: [{ name: "primary", clusterNames: ["ikohome"] }, { name: "dr", labels: { dr: "yes" } }] }, licenseKey: false, secrets: [], configMaps: [] },
-    ], [
-      { name: "shhhh-secret", namespace: "default", placement: { labels: { site: "clone" } } },
-      { name: "tls-x", namespace: "default", placement: { clusterNames: ["ikoclone"] } },
-    ]);
+    const got = propagatedByMember(
+      MEMBERS,
+      [
+        {
+          name: "iris-a",
+          namespace: "default",
+          placement: { clusterNames: ["ikohome", "ikoclone"] },
+          licenseKey: true,
+          secrets: ["tls-x"],
+          configMaps: ["cpf"],
+        },
+        {
+          name: "iris-dr",
+          namespace: "prod",
+          placement: {
+            affinities: [
+              { name: "primary", clusterNames: ["ikohome"] },
+              { name: "dr", labels: { dr: "yes" } },
+            ],
+          },
+          licenseKey: false,
+          secrets: [],
+          configMaps: [],
+        },
+      ],
+      [
+        { name: "shhhh-secret", namespace: "default", placement: { labels: { site: "clone" } } },
+        { name: "tls-x", namespace: "default", placement: { clusterNames: ["ikoclone"] } },
+      ],
+    );
     assert.deepStrictEqual(got, {
       ikohome: [
         { kind: "ConfigMap", namespace: "default", name: "cpf" },
@@ -83,12 +118,39 @@ describe("unit: destroy waits for a member's Works before its unjoin", () => {
   it("worksWaitDecision: done when nothing is left; a member not Ready fails after timeoutSeconds, a Ready one (Karmada's retry pending) after readyTimeoutSeconds", () => {
     const left = [{ work: "w", objects: ["Secret default/s"], deleting: true }];
     const at = (remaining: typeof left, ready: string, elapsedSeconds: number, unanswered = false) =>
-      worksWaitDecision({ remaining, ready, elapsedSeconds, timeoutSeconds: 120, readyTimeoutSeconds: 1020, unanswered });
-    assert.deepStrictEqual([at([], "False", 0), at([], "True", 5000), at([], "Unknown", 10, true)], ["done", "done", "wait"]);
-    assert.deepStrictEqual([at(left, "Unknown", 119), at(left, "Unknown", 120), at(left, "False", 120), at(left, "absent", 121)], ["wait", "fail", "fail", "fail"]);
-    assert.deepStrictEqual([at(left, "True", 120), at(left, "True", 1019), at(left, "True", 1020)], ["wait", "wait", "fail"]);
-    assert.deepStrictEqual([at([], "True", 119, true), at([], "True", 120, true)], ["wait", "fail"], "Karmada not answering: the short limit");
-    assert.deepStrictEqual([clusterReadyStatus(undefined), clusterReadyStatus({ status: { conditions: [{ type: "Ready", status: "False" }] } }), clusterReadyStatus({})], ["absent", "False", "absent"]);
+      worksWaitDecision({
+        remaining,
+        ready,
+        elapsedSeconds,
+        timeoutSeconds: 120,
+        readyTimeoutSeconds: 1020,
+        unanswered,
+      });
+    assert.deepStrictEqual(
+      [at([], "False", 0), at([], "True", 5000), at([], "Unknown", 10, true)],
+      ["done", "done", "wait"],
+    );
+    assert.deepStrictEqual(
+      [at(left, "Unknown", 119), at(left, "Unknown", 120), at(left, "False", 120), at(left, "absent", 121)],
+      ["wait", "fail", "fail", "fail"],
+    );
+    assert.deepStrictEqual(
+      [at(left, "True", 120), at(left, "True", 1019), at(left, "True", 1020)],
+      ["wait", "wait", "fail"],
+    );
+    assert.deepStrictEqual(
+      [at([], "True", 119, true), at([], "True", 120, true)],
+      ["wait", "fail"],
+      "Karmada not answering: the short limit",
+    );
+    assert.deepStrictEqual(
+      [
+        clusterReadyStatus(undefined),
+        clusterReadyStatus({ status: { conditions: [{ type: "Ready", status: "False" }] } }),
+        clusterReadyStatus({}),
+      ],
+      ["absent", "False", "absent"],
+    );
   });
 
   it("worksTimeoutMessage: one message naming the member, what is left, why, and the fix", () => {
@@ -96,30 +158,70 @@ describe("unit: destroy waits for a member's Works before its unjoin", () => {
       { work: "iris-a-7c9d", objects: ["IrisCluster default/iris-a"], deleting: true },
       { work: "shhhh-secret-5d8f", objects: ["Secret default/shhhh-secret"], deleting: true },
     ];
-    assert.strictEqual(worksTimeoutMessage("ikoclone", 120, left, "Unknown"),
+    assert.strictEqual(
+      worksTimeoutMessage("ikoclone", 120, left, "Unknown"),
       'member cluster "ikoclone": 2 propagated object(s) of this stack still on it after 120 s (IrisCluster default/iris-a, Secret default/shhhh-secret; ' +
-      "Works karmada-es-ikoclone/iris-a-7c9d, karmada-es-ikoclone/shhhh-secret-5d8f): Karmada cannot remove them while the member is unreachable (Cluster Ready=Unknown); " +
-      'bring member cluster "ikoclone" back (its API server must answer Karmada), then run destroy again; its Cluster and join Secrets stay until then, so no propagated object outlives the stack');
-    assert.strictEqual(worksTimeoutMessage("ikoclone", 1020, left.slice(1), "True"),
+        "Works karmada-es-ikoclone/iris-a-7c9d, karmada-es-ikoclone/shhhh-secret-5d8f): Karmada cannot remove them while the member is unreachable (Cluster Ready=Unknown); " +
+        'bring member cluster "ikoclone" back (its API server must answer Karmada), then run destroy again; its Cluster and join Secrets stay until then, so no propagated object outlives the stack',
+    );
+    assert.strictEqual(
+      worksTimeoutMessage("ikoclone", 1020, left.slice(1), "True"),
       'member cluster "ikoclone": 1 propagated object(s) of this stack still on it after 1020 s (Secret default/shhhh-secret; Works karmada-es-ikoclone/shhhh-secret-5d8f): ' +
-      "Karmada has not removed them although the member is Ready; see karmada-controller-manager's log for karmada-es-ikoclone, then run destroy again; its Cluster and join Secrets stay until then");
-    assert.strictEqual(worksTimeoutMessage("ikoclone", 5, [], "Unknown", "https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443"),
+        "Karmada has not removed them although the member is Ready; see karmada-controller-manager's log for karmada-es-ikoclone, then run destroy again; its Cluster and join Secrets stay until then",
+    );
+    assert.strictEqual(
+      worksTimeoutMessage("ikoclone", 5, [], "Unknown", "https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443"),
       'member cluster "ikoclone": the Karmada API did not answer for 5 s while waiting for this stack\'s Works in karmada-es-ikoclone to go ' +
-      "(https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443); bring the Karmada API back, then run destroy again");
+        "(https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443); bring the Karmada API back, then run destroy again",
+    );
   });
 
   it("kubeconfigCredentials: embedded client certificate, token, files; exec refused with the fix", () => {
     const fake = fakeKubeconfig("karmada", "https://127.0.0.1:5443");
-    const none = (f: string): string => { throw new Error(`read ${f}`); };
-    assert.deepStrictEqual(kubeconfigCredentials(fake, "k", none), { server: "https://127.0.0.1:5443", insecure: false, ca: "FAKE-CA-PEM", cert: "FAKE-CERT", key: "FAKE-KEY" });
+    const none = (f: string): string => {
+      throw new Error(`read ${f}`);
+    };
+    assert.deepStrictEqual(kubeconfigCredentials(fake, "k", none), {
+      server: "https://127.0.0.1:5443",
+      insecure: false,
+      ca: "FAKE-CA-PEM",
+      cert: "FAKE-CERT",
+      key: "FAKE-KEY",
+    });
     const files = [
-      "apiVersion: v1", "kind: Config", "clusters:", "- name: c", "  cluster:", "    server: https://k:5443", "    certificate-authority: /ca.pem", "    insecure-skip-tls-verify: true",
-      "contexts:", "- name: c", "  context: {cluster: c, user: u}", "current-context: c", "users:", "- name: u", "  user:", "    tokenFile: /token", "",
+      "apiVersion: v1",
+      "kind: Config",
+      "clusters:",
+      "- name: c",
+      "  cluster:",
+      "    server: https://k:5443",
+      "    certificate-authority: /ca.pem",
+      "    insecure-skip-tls-verify: true",
+      "contexts:",
+      "- name: c",
+      "  context: {cluster: c, user: u}",
+      "current-context: c",
+      "users:",
+      "- name: u",
+      "  user:",
+      "    tokenFile: /token",
+      "",
     ].join("\n");
-    assert.deepStrictEqual(kubeconfigCredentials(files, "k", (f) => `${f}-contents\n`), { server: "https://k:5443", insecure: true, ca: "/ca.pem-contents\n", token: "/token-contents" });
-    const exec = files.replace("    tokenFile: /token", "    exec: {command: gke-gcloud-auth-plugin, apiVersion: client.authentication.k8s.io/v1beta1}");
-    assert.throws(() => kubeconfigCredentials(exec, "the Karmada kubeconfig", () => "CA"), (e: Error) => e instanceof KubeconfigError && e.message ===
-      'the Karmada kubeconfig: user "u" authenticates with neither a client certificate and key nor a token; give a kubeconfig with client-certificate-data/client-key-data or a token (exec plugins are not supported here)');
+    assert.deepStrictEqual(
+      kubeconfigCredentials(files, "k", (f) => `${f}-contents\n`),
+      { server: "https://k:5443", insecure: true, ca: "/ca.pem-contents\n", token: "/token-contents" },
+    );
+    const exec = files.replace(
+      "    tokenFile: /token",
+      "    exec: {command: gke-gcloud-auth-plugin, apiVersion: client.authentication.k8s.io/v1beta1}",
+    );
+    assert.throws(
+      () => kubeconfigCredentials(exec, "the Karmada kubeconfig", () => "CA"),
+      (e: Error) =>
+        e instanceof KubeconfigError &&
+        e.message ===
+          'the Karmada kubeconfig: user "u" authenticates with neither a client certificate and key nor a token; give a kubeconfig with client-certificate-data/client-key-data or a token (exec plugins are not supported here)',
+    );
   });
 });
 
@@ -136,36 +238,55 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
     server = https.createServer({ cert: ca.certPem, key: ca.keyPem }, (req, res) => {
       requests.push({ url: req.url ?? "", auth: String(req.headers.authorization ?? "") });
       if (req.url === "/apis/cluster.karmada.io/v1alpha1/clusters/ikoclone") {
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ kind: "Cluster", status: { conditions: [{ type: "Ready", status: clusterReady }] } }));
+        res
+          .writeHead(200, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ kind: "Cluster", status: { conditions: [{ type: "Ready", status: clusterReady }] } }));
         return;
       }
       const next = answers.length > 1 ? answers.shift() : answers[0];
       if (typeof next === "number") {
         res.writeHead(next).end("{}");
       } else {
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ kind: "WorkList", items: next ?? [] }));
+        res
+          .writeHead(200, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ kind: "WorkList", items: next ?? [] }));
       }
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
     port = (server.address() as { port: number }).port;
   });
-  after(() => { server.close(); });
+  after(() => {
+    server.close();
+  });
 
   const inputs = (timeoutSeconds: number, readyTimeoutSeconds = 30): MemberWorksGoneInputs => ({
-    cluster: "ikoclone", timeoutSeconds, readyTimeoutSeconds,
+    cluster: "ikoclone",
+    timeoutSeconds,
+    readyTimeoutSeconds,
     objects: [{ kind: "Secret", namespace: "default", name: "shhhh-secret" }],
     karmada: { server: `https://127.0.0.1:${port}`, insecure: true, token: "t0ken" },
   });
 
   it("delete returns once no Work carries the stack's objects (a 500 and a deleting Work in between)", async () => {
     requests.length = 0;
-    answers = [[work("shhhh-secret-5d8f", [["Secret", "default", "shhhh-secret"]])], 500, [work("shhhh-secret-5d8f", [["Secret", "default", "shhhh-secret"]], true)],
-      [work("other-1", [["Secret", "default", "other"]])]];
+    answers = [
+      [work("shhhh-secret-5d8f", [["Secret", "default", "shhhh-secret"]])],
+      500,
+      [work("shhhh-secret-5d8f", [["Secret", "default", "shhhh-secret"]], true)],
+      [work("other-1", [["Secret", "default", "other"]])],
+    ];
     await waitForWorksGone(inputs(30), 10);
     const works = "/apis/work.karmada.io/v1alpha1/namespaces/karmada-es-ikoclone/works";
     const cluster = "/apis/cluster.karmada.io/v1alpha1/clusters/ikoclone";
-    assert.deepStrictEqual(requests.map((r) => r.url), [works, cluster, works, works, cluster, works], "the Cluster's Ready condition is read while Works are left");
-    assert.ok(requests.every((r) => r.auth === "Bearer t0ken"), "the token is sent as a bearer token");
+    assert.deepStrictEqual(
+      requests.map((r) => r.url),
+      [works, cluster, works, works, cluster, works],
+      "the Cluster's Ready condition is read while Works are left",
+    );
+    assert.ok(
+      requests.every((r) => r.auth === "Bearer t0ken"),
+      "the token is sent as a bearer token",
+    );
   });
 
   it("delete fails after timeoutSeconds while the member is not Ready (the one message naming it), waits longer while it is Ready; a missing Work API (404) means nothing is left", async () => {
@@ -173,10 +294,16 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
     const left = [{ work: "shhhh-secret-5d8f", objects: ["Secret default/shhhh-secret"], deleting: true }];
     const provider = new MemberWorksGoneProvider();
     clusterReady = "Unknown";
-    await assert.rejects(provider.delete("ikoclone", inputs(1, 3)), (e: Error) => e.message === worksTimeoutMessage("ikoclone", 1, left, "Unknown"));
+    await assert.rejects(
+      provider.delete("ikoclone", inputs(1, 3)),
+      (e: Error) => e.message === worksTimeoutMessage("ikoclone", 1, left, "Unknown"),
+    );
     clusterReady = "True";
     const t0 = Date.now();
-    await assert.rejects(provider.delete("ikoclone", inputs(1, 3)), (e: Error) => e.message === worksTimeoutMessage("ikoclone", 3, left, "True"));
+    await assert.rejects(
+      provider.delete("ikoclone", inputs(1, 3)),
+      (e: Error) => e.message === worksTimeoutMessage("ikoclone", 3, left, "True"),
+    );
     assert.ok(Date.now() - t0 >= 3000, "a Ready member gets readyTimeoutSeconds");
     answers = [404];
     await provider.delete("ikoclone", inputs(1));
@@ -184,8 +311,13 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
 
   it("a Karmada API that does not answer: the message says so, naming the member", async () => {
     const dead = { ...inputs(1), karmada: { server: "https://127.0.0.1:1", insecure: true, token: "t" } };
-    await assert.rejects(waitForWorksGone(dead, 100), (e: Error) =>
-      e.message.startsWith('member cluster "ikoclone": the Karmada API did not answer for 1 s') && e.message.endsWith("bring the Karmada API back, then run destroy again") && !e.message.includes("t0ken"));
+    await assert.rejects(
+      waitForWorksGone(dead, 100),
+      (e: Error) =>
+        e.message.startsWith('member cluster "ikoclone": the Karmada API did not answer for 1 s') &&
+        e.message.endsWith("bring the Karmada API back, then run destroy again") &&
+        !e.message.includes("t0ken"),
+    );
   });
 
   it("create and update only record the inputs; diff sees every change, replaces only on another member", async () => {
@@ -193,9 +325,21 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
     const i = inputs(120);
     assert.deepStrictEqual(await p.create(i), { id: "ikoclone", outs: i });
     const more = { ...i, objects: [...i.objects, { kind: "IrisCluster", namespace: "default", name: "iris-a" }] };
-    assert.deepStrictEqual(await p.diff("ikoclone", i, more), { changes: true, replaces: [], deleteBeforeReplace: false });
-    assert.deepStrictEqual(await p.diff("ikoclone", i, i), { changes: false, replaces: [], deleteBeforeReplace: false });
-    assert.deepStrictEqual(await p.diff("ikoclone", i, { ...i, cluster: "ikowork" }), { changes: true, replaces: ["cluster"], deleteBeforeReplace: false });
+    assert.deepStrictEqual(await p.diff("ikoclone", i, more), {
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    assert.deepStrictEqual(await p.diff("ikoclone", i, i), {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    assert.deepStrictEqual(await p.diff("ikoclone", i, { ...i, cluster: "ikowork" }), {
+      changes: true,
+      replaces: ["cluster"],
+      deleteBeforeReplace: false,
+    });
     assert.deepStrictEqual(await p.update("ikoclone", i, more), { outs: more });
   });
 });
@@ -204,18 +348,30 @@ describe("unit (mocks): the fleet stack orders each unjoin after its member's Wo
   it("federated objects, then <member>-member-works-gone (this stack's objects, secret Karmada credentials), then the member's Cluster", async () => {
     const { validateConfig, fleetStack } = await import("../../stacks");
     const kc = fakeKubeconfigFiles("iko-works-");
-    const cfg = validateConfig({
-      program: "fleet",
-      clusters: [
-        { name: "ikohome", kubeconfigPath: kc("ikohome"), iko: false, join: { labels: { site: "home" } } },
-        { name: "ikoclone", kubeconfigPath: kc("ikoclone"), iko: false, join: { labels: { site: "clone" } } },
-      ],
-      karmada: { mode: "existing", kubeconfigPath: kc("karmada") },
-      iko: { chartPath: path.resolve(__dirname, "../fixtures/iko-chart/iris-operator"), crdManifestPath: path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml") },
-      federatedIrisClusters: [{ name: "iris-a", image: "containers.intersystems.com/intersystems/iris-community:2025.1", placement: { clusterNames: ["ikohome", "ikoclone"] } }],
-      fleetSecrets: [{ name: "shhhh-secret", dataKey: "sData", clusterNames: ["ikoclone"] }],
-      sData: { password: "p" },
-    }, ["iko-plus:sData"]);
+    const cfg = validateConfig(
+      {
+        program: "fleet",
+        clusters: [
+          { name: "ikohome", kubeconfigPath: kc("ikohome"), iko: false, join: { labels: { site: "home" } } },
+          { name: "ikoclone", kubeconfigPath: kc("ikoclone"), iko: false, join: { labels: { site: "clone" } } },
+        ],
+        karmada: { mode: "existing", kubeconfigPath: kc("karmada") },
+        iko: {
+          chartPath: path.resolve(__dirname, "../fixtures/iko-chart/iris-operator"),
+          crdManifestPath: path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml"),
+        },
+        federatedIrisClusters: [
+          {
+            name: "iris-a",
+            image: "containers.intersystems.com/intersystems/iris-community:2025.1",
+            placement: { clusterNames: ["ikohome", "ikoclone"] },
+          },
+        ],
+        fleetSecrets: [{ name: "shhhh-secret", dataKey: "sData", clusterNames: ["ikoclone"] }],
+        sData: { password: "p" },
+      },
+      ["iko-plus:sData"],
+    );
     if (cfg.program !== "fleet") throw new Error("fleet");
     const n = registered.length;
     fleetStack(cfg, { secrets: {}, secretObjects: { sData: { apply: () => undefined } as never } });
@@ -235,13 +391,33 @@ describe("unit (mocks): the fleet stack orders each unjoin after its member's Wo
       { kind: "Secret", namespace: "default", name: "shhhh-secret" },
     ]);
     assert.deepStrictEqual(home.inputs.objects, [{ kind: "IrisCluster", namespace: "default", name: "iris-a" }]);
-    assert.deepStrictEqual([clone.inputs.cluster, clone.inputs.timeoutSeconds, clone.inputs.readyTimeoutSeconds], ["ikoclone", 120, 1020]);
+    assert.deepStrictEqual(
+      [clone.inputs.cluster, clone.inputs.timeoutSeconds, clone.inputs.readyTimeoutSeconds],
+      ["ikoclone", 120, 1020],
+    );
     const karmada = unwrapSecret(clone.inputs.karmada);
     assert.ok(karmada.secret, "the Karmada credentials are a secret input");
-    assert.deepStrictEqual(karmada.value, { server: "https://127.0.0.1:6443", insecure: false, ca: "FAKE-CA-PEM", cert: "FAKE-CERT", key: "FAKE-KEY" });
+    assert.deepStrictEqual(karmada.value, {
+      server: "https://127.0.0.1:6443",
+      insecure: false,
+      ca: "FAKE-CA-PEM",
+      cert: "FAKE-CERT",
+      key: "FAKE-KEY",
+    });
     assert.deepStrictEqual(deps(clone), ["ikoclone-member-cluster"], "created after (so deleted before) the Cluster");
-    assert.ok(deps(find("kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-iris-a-template")).includes("ikoclone-member-works-gone"), "the template is deleted before the wait");
-    assert.ok(deps(find("kubernetes:core/v1:Secret", "default-shhhh-secret-secret")).includes("ikoclone-member-works-gone"), "the fleet Secret too");
-    assert.ok(!deps(find("kubernetes:core/v1:Secret", "default-shhhh-secret-secret")).includes("ikohome-member-works-gone"), "and not for a member it is not placed on");
+    assert.ok(
+      deps(find("kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-iris-a-template")).includes(
+        "ikoclone-member-works-gone",
+      ),
+      "the template is deleted before the wait",
+    );
+    assert.ok(
+      deps(find("kubernetes:core/v1:Secret", "default-shhhh-secret-secret")).includes("ikoclone-member-works-gone"),
+      "the fleet Secret too",
+    );
+    assert.ok(
+      !deps(find("kubernetes:core/v1:Secret", "default-shhhh-secret-secret")).includes("ikohome-member-works-gone"),
+      "and not for a member it is not placed on",
+    );
   });
 });

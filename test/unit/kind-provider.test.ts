@@ -2,7 +2,14 @@ import * as assert from "assert";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { KindClusterInputs, KindClusterProvider, KindClusterState, kindConfigYaml, mirrorNodeFiles, preflight } from "../../components/kind";
+import {
+  KindClusterInputs,
+  KindClusterProvider,
+  KindClusterState,
+  kindConfigYaml,
+  mirrorNodeFiles,
+  preflight,
+} from "../../components/kind";
 
 const STANDIN = path.resolve(__dirname, "../fixtures/kind-standin");
 
@@ -11,7 +18,11 @@ describe("KindClusterProvider against the stand-in kind", () => {
   let inputs: KindClusterInputs;
   const provider = new KindClusterProvider();
   const log = () => fs.readFileSync(path.join(state, "args.log"), "utf8").trim().split("\n");
-  const tempDirs = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("iko-plus-kind-")).sort();
+  const tempDirs = () =>
+    fs
+      .readdirSync(os.tmpdir())
+      .filter((d) => d.startsWith("iko-plus-kind-"))
+      .sort();
 
   beforeEach(() => {
     state = fs.mkdtempSync(path.join(os.tmpdir(), "kind-standin-state-"));
@@ -21,8 +32,12 @@ describe("KindClusterProvider against the stand-in kind", () => {
     delete process.env.DOCKER_STANDIN_NOT_READY;
     delete process.env.DOCKER_STANDIN_KUBELET_LOG;
     inputs = {
-      name: "ikowork", configYaml: kindConfigYaml({}), kindCommand: path.join(STANDIN, "kind"), dockerCommand: path.join(STANDIN, "docker"),
-      nodeFiles: [], readyTimeoutSeconds: 10,
+      name: "ikowork",
+      configYaml: kindConfigYaml({}),
+      kindCommand: path.join(STANDIN, "kind"),
+      dockerCommand: path.join(STANDIN, "docker"),
+      nodeFiles: [],
+      readyTimeoutSeconds: 10,
     };
   });
   afterEach(() => fs.rmSync(state, { recursive: true, force: true }));
@@ -37,11 +52,17 @@ describe("KindClusterProvider against the stand-in kind", () => {
     assert.strictEqual(fs.readFileSync(path.join(state, "clusters/ikowork/config.yaml"), "utf8"), inputs.configYaml);
     const calls = log();
     assert.strictEqual(calls[0], "version");
-    assert.match(calls[1], /^create cluster --name ikowork --config - --kubeconfig \/.*iko-plus-kind-[^/]+\/kubeconfig$/);
+    assert.match(
+      calls[1],
+      /^create cluster --name ikowork --config - --kubeconfig \/.*iko-plus-kind-[^/]+\/kubeconfig$/,
+    );
     assert.strictEqual(calls[2], "get nodes --name ikowork");
     assert.strictEqual(calls[3], "get kubeconfig --name ikowork --internal");
     assert.deepStrictEqual(tempDirs(), before, "the temporary kubeconfig folder must be gone");
-    assert.ok(!fs.existsSync(path.join(process.cwd(), "kubeconfig")) && !fs.existsSync(path.join(process.cwd(), "ikowork-config")));
+    assert.ok(
+      !fs.existsSync(path.join(process.cwd(), "kubeconfig")) &&
+        !fs.existsSync(path.join(process.cwd(), "ikowork-config")),
+    );
   });
 
   it("reads a live cluster's kubeconfigs and reports a deleted cluster as gone", async () => {
@@ -62,18 +83,34 @@ describe("KindClusterProvider against the stand-in kind", () => {
     const deletes = log().filter((l) => l.startsWith("delete"));
     assert.strictEqual(deletes.length, 2);
     // A private kubeconfig, so kind never edits ~/.kube/config.
-    for (const d of deletes) assert.match(d, /^delete cluster --name ikowork --kubeconfig \/.*iko-plus-kind-[^/]+\/kubeconfig$/);
+    for (const d of deletes)
+      assert.match(d, /^delete cluster --name ikowork --kubeconfig \/.*iko-plus-kind-[^/]+\/kubeconfig$/);
   });
 
   it("replaces on any config or name change, but not on a new executable path", async () => {
     const olds = (await provider.create(inputs)).outs as KindClusterState;
-    assert.deepStrictEqual(await provider.diff("ikowork", olds, inputs), { changes: false, replaces: [], deleteBeforeReplace: true });
-    const mirrored = await provider.diff("ikowork", olds, { ...inputs, nodeFiles: mirrorNodeFiles({ endpoint: "http://reg:5000" }) });
+    assert.deepStrictEqual(await provider.diff("ikowork", olds, inputs), {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: true,
+    });
+    const mirrored = await provider.diff("ikowork", olds, {
+      ...inputs,
+      nodeFiles: mirrorNodeFiles({ endpoint: "http://reg:5000" }),
+    });
     assert.deepStrictEqual(mirrored.replaces, ["nodeFiles"]);
     const legacy = { ...olds } as Partial<KindClusterState>;
     delete legacy.nodeFiles;
-    assert.strictEqual((await provider.diff("ikowork", legacy as KindClusterState, inputs)).changes, false, "state without nodeFiles means none");
-    assert.deepStrictEqual(await provider.diff("ikowork", olds, { ...inputs, readyTimeoutSeconds: 600 }), { changes: true, replaces: [], deleteBeforeReplace: true });
+    assert.strictEqual(
+      (await provider.diff("ikowork", legacy as KindClusterState, inputs)).changes,
+      false,
+      "state without nodeFiles means none",
+    );
+    assert.deepStrictEqual(await provider.diff("ikowork", olds, { ...inputs, readyTimeoutSeconds: 600 }), {
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: true,
+    });
     const changed = await provider.diff("ikowork", olds, { ...inputs, configYaml: kindConfigYaml({ workers: 2 }) });
     assert.deepStrictEqual(changed, { changes: true, replaces: ["configYaml"], deleteBeforeReplace: true });
     const renamed = await provider.diff("ikowork", olds, { ...inputs, name: "ikowork2" });
@@ -83,22 +120,32 @@ describe("KindClusterProvider against the stand-in kind", () => {
   });
 
   it("fails clearly when kind is missing", async () => {
-    await assert.rejects(provider.create({ ...inputs, kindCommand: "kind-not-installed-here" }),
-      /kind: "kind-not-installed-here" was not found or is not executable\. Install kind v0\.30\.0/);
+    await assert.rejects(
+      provider.create({ ...inputs, kindCommand: "kind-not-installed-here" }),
+      /kind: "kind-not-installed-here" was not found or is not executable\. Install kind v0\.30\.0/,
+    );
   });
 
   it("fails clearly when docker is missing or its engine is down, before calling kind", async () => {
-    await assert.rejects(preflight({ ...inputs, dockerCommand: "/nonexistent/docker" }),
-      /docker: "\/nonexistent\/docker" was not found or is not executable\. kind clusters need a Docker engine/);
+    await assert.rejects(
+      preflight({ ...inputs, dockerCommand: "/nonexistent/docker" }),
+      /docker: "\/nonexistent\/docker" was not found or is not executable\. kind clusters need a Docker engine/,
+    );
     process.env.DOCKER_STANDIN_DOWN = "1";
-    await assert.rejects(provider.create(inputs), /is the Docker engine running\?\): Cannot connect to the Docker daemon at unix:\/\/\/var\/run\/docker\.sock\. Is the docker daemon running\?; kind clusters need a Docker engine/);
+    await assert.rejects(
+      provider.create(inputs),
+      /is the Docker engine running\?\): Cannot connect to the Docker daemon at unix:\/\/\/var\/run\/docker\.sock\. Is the docker daemon running\?; kind clusters need a Docker engine/,
+    );
     assert.ok(!fs.existsSync(path.join(state, "args.log")), "kind must not run when docker is down");
   });
 
   it("surfaces kind's own error on a failed create and leaves no temp folder", async () => {
     const before = tempDirs();
     process.env.KIND_STANDIN_FAIL_CREATE = "something kind did not like";
-    await assert.rejects(provider.create(inputs), /^Error: kind cluster "ikowork": kind create cluster --name ikowork failed: ERROR: failed to create cluster: something kind did not like$/);
+    await assert.rejects(
+      provider.create(inputs),
+      /^Error: kind cluster "ikowork": kind create cluster --name ikowork failed: ERROR: failed to create cluster: something kind did not like$/,
+    );
     assert.deepStrictEqual(tempDirs(), before);
   });
 
@@ -106,14 +153,22 @@ describe("KindClusterProvider against the stand-in kind", () => {
     const files = mirrorNodeFiles({ endpoint: "http://iko-plus-registry:5000", registries: ["docker.io", "quay.io"] });
     await provider.create({ ...inputs, configYaml: kindConfigYaml({ workers: 2 }), nodeFiles: files });
     for (const node of ["ikowork-control-plane", "ikowork-worker", "ikowork-worker2"]) {
-      for (const f of files) assert.strictEqual(fs.readFileSync(path.join(state, "nodes", node, f.path), "utf8"), f.content, `${f.path} on ${node}`);
+      for (const f of files)
+        assert.strictEqual(
+          fs.readFileSync(path.join(state, "nodes", node, f.path), "utf8"),
+          f.content,
+          `${f.path} on ${node}`,
+        );
     }
   });
 
   it("does not report the cluster created until every node is Ready", async () => {
     fs.writeFileSync(path.join(state, "not-ready"), "ikowork-worker");
     let done = false;
-    const created = provider.create(inputs).then((r) => { done = true; return r; });
+    const created = provider.create(inputs).then((r) => {
+      done = true;
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 2500));
     assert.strictEqual(done, false, "create returned while ikowork-worker was NotReady");
     fs.rmSync(path.join(state, "not-ready"));
@@ -122,9 +177,13 @@ describe("KindClusterProvider against the stand-in kind", () => {
 
   it("fails at once with the cause and the fix when a kubelet died of inotify limits, and deletes the cluster", async () => {
     process.env.DOCKER_STANDIN_NOT_READY = "ikowork-worker";
-    process.env.DOCKER_STANDIN_KUBELET_LOG = "E1201 kubelet.go:1 \"Failed to start\" err=\"inotify_init: too many open files\"";
+    process.env.DOCKER_STANDIN_KUBELET_LOG =
+      'E1201 kubelet.go:1 "Failed to start" err="inotify_init: too many open files"';
     await assert.rejects(provider.create({ ...inputs, readyTimeoutSeconds: 60 }), (err: Error) => {
-      assert.match(err.message, /^kind cluster "ikowork": node ikowork-worker never became Ready: its kubelet failed with ".*inotify_init: too many open files.*": the host's inotify limits are too low/);
+      assert.match(
+        err.message,
+        /^kind cluster "ikowork": node ikowork-worker never became Ready: its kubelet failed with ".*inotify_init: too many open files.*": the host's inotify limits are too low/,
+      );
       assert.match(err.message, /sysctl -w fs\.inotify\.max_user_instances=8192 fs\.inotify\.max_user_watches=1048576/);
       return true;
     });
@@ -133,8 +192,10 @@ describe("KindClusterProvider against the stand-in kind", () => {
 
   it("fails after readyTimeoutSeconds naming the nodes that are not Ready, and deletes the cluster", async () => {
     process.env.DOCKER_STANDIN_NOT_READY = "all";
-    await assert.rejects(provider.create({ ...inputs, readyTimeoutSeconds: 2 }),
-      /^Error: kind cluster "ikowork": nodes not Ready after 2 s: ikowork-control-plane \(Ready=False \(stand-in\)\), ikowork-worker \(Ready=False \(stand-in\)\); see/);
+    await assert.rejects(
+      provider.create({ ...inputs, readyTimeoutSeconds: 2 }),
+      /^Error: kind cluster "ikowork": nodes not Ready after 2 s: ikowork-control-plane \(Ready=False \(stand-in\)\), ikowork-worker \(Ready=False \(stand-in\)\); see/,
+    );
     assert.ok(!fs.existsSync(path.join(state, "clusters/ikowork")));
   });
 });

@@ -31,38 +31,88 @@ function wfh(extra: Record<string, unknown> = {}): Record<string, unknown> {
 
 describe("unit: mesh config (wfh and fleet stacks)", () => {
   it("wfh: names, or entries with nodePort and address; defaults NodePort 32379 and CA generation 1", () => {
-    assert.deepStrictEqual(validateWfhConfig(wfh({ mesh: { clusters: ["mesh-a", { name: "mesh-b", nodePort: 32380, address: "172.18.0.7" }] } })).mesh, {
-      members: [{ name: "mesh-a", nodePort: 32379, address: undefined }, { name: "mesh-b", nodePort: 32380, address: "172.18.0.7" }],
-      caGeneration: 1,
-    });
+    assert.deepStrictEqual(
+      validateWfhConfig(
+        wfh({ mesh: { clusters: ["mesh-a", { name: "mesh-b", nodePort: 32380, address: "172.18.0.7" }] } }),
+      ).mesh,
+      {
+        members: [
+          { name: "mesh-a", nodePort: 32379, address: undefined },
+          { name: "mesh-b", nodePort: 32380, address: "172.18.0.7" },
+        ],
+        caGeneration: 1,
+      },
+    );
     assert.strictEqual(validateWfhConfig(wfh()).mesh, undefined);
-    assert.deepStrictEqual(validateWfhConfig(wfh({ mesh: { clusters: ["mesh-b"], ca: { generation: "3" } } })).mesh, { members: [{ name: "mesh-b", nodePort: 32379, address: undefined }], caGeneration: 3 });
+    assert.deepStrictEqual(validateWfhConfig(wfh({ mesh: { clusters: ["mesh-b"], ca: { generation: "3" } } })).mesh, {
+      members: [{ name: "mesh-b", nodePort: 32379, address: undefined }],
+      caGeneration: 3,
+    });
   });
 
   const cases: [string, Record<string, unknown>, string[]][] = [
-    ["unknown keys", wfh({ mesh: { clusters: ["mesh-a"], members: [], ca: { generation: 1, keyBits: 2048 } } }), [
-      'iko-plus:mesh.members: [] is not a known key; use one of: clusters, ca',
-      "iko-plus:mesh.ca.keyBits: 2048 is not a known key; use one of: generation",
-    ]],
-    ["no clusters", wfh({ mesh: {} }), ["iko-plus:mesh.clusters: (not set) must be a non-empty list of this stack's clusters, e.g. [mesh-a, mesh-b]"]],
-    ["a stranger, a repeat, a bad NodePort, an unknown entry key", wfh({ mesh: { clusters: ["mesh-c", "mesh-a", "mesh-a", { name: "mesh-b", nodePort: 2379, port: 1 }] } }), [
-      'iko-plus:mesh.clusters[0]: "mesh-c" is not one of this stack\'s clusters (mesh-a, mesh-b)',
-      'iko-plus:mesh.clusters[2]: "mesh-a" is listed twice; list each cluster once',
-      "iko-plus:mesh.clusters[3].port: 1 is not a known key; use one of: name, nodePort, address",
-      "iko-plus:mesh.clusters[3].nodePort: 2379 must be a whole number from 30000 to 32767 (Kubernetes' NodePort range)",
-    ]],
-    ["a member without Cilium", wfh({ work: { name: "mesh-b", podSubnet: "10.246.0.0/16", cilium: { enabled: false } }, mesh: { clusters: ["mesh-a", "mesh-b"] } }), [
-      'iko-plus:mesh.clusters[1]: "mesh-b" runs no Cilium (work.cilium.enabled is false); set it to true or leave the cluster out of the mesh',
-    ]],
-    ["kind's default pod subnet on both members", wfh({ home: { name: "mesh-a", cilium: { clusterId: 11 } }, work: { name: "mesh-b", cilium: { clusterId: 12 } }, mesh: { clusters: ["mesh-a", "mesh-b"] } }), [
-      'iko-plus:work.podSubnet: "10.244.0.0/16" overlaps home.podSubnet "10.244.0.0/16"; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16',
-    ]],
-    ["one NodePort with kube-proxy replacement", wfh({ work: { name: "mesh-b", podSubnet: "10.246.0.0/16", kubeProxyMode: "none", cilium: { clusterId: 12 } }, mesh: { clusters: ["mesh-a", "mesh-b"] } }), [
-      "iko-plus:mesh.clusters[1].nodePort: 32379 is also home's clustermesh-apiserver NodePort, and one of them replaces kube-proxy, which then sends that NodePort to its own cluster (Cilium #24692); give each its own, e.g. 32380",
-    ]],
-    ["a duplicate id: once, under the cluster's own key", wfh({ work: { name: "mesh-b", podSubnet: "10.246.0.0/16", cilium: { clusterId: 11 } }, mesh: { clusters: ["mesh-a", "mesh-b"] } }), [
-      `iko-plus:work.cilium.clusterId: 11 is also home's Cilium cluster id; ${ID_FIX}`,
-    ]],
+    [
+      "unknown keys",
+      wfh({ mesh: { clusters: ["mesh-a"], members: [], ca: { generation: 1, keyBits: 2048 } } }),
+      [
+        "iko-plus:mesh.members: [] is not a known key; use one of: clusters, ca",
+        "iko-plus:mesh.ca.keyBits: 2048 is not a known key; use one of: generation",
+      ],
+    ],
+    [
+      "no clusters",
+      wfh({ mesh: {} }),
+      ["iko-plus:mesh.clusters: (not set) must be a non-empty list of this stack's clusters, e.g. [mesh-a, mesh-b]"],
+    ],
+    [
+      "a stranger, a repeat, a bad NodePort, an unknown entry key",
+      wfh({ mesh: { clusters: ["mesh-c", "mesh-a", "mesh-a", { name: "mesh-b", nodePort: 2379, port: 1 }] } }),
+      [
+        'iko-plus:mesh.clusters[0]: "mesh-c" is not one of this stack\'s clusters (mesh-a, mesh-b)',
+        'iko-plus:mesh.clusters[2]: "mesh-a" is listed twice; list each cluster once',
+        "iko-plus:mesh.clusters[3].port: 1 is not a known key; use one of: name, nodePort, address",
+        "iko-plus:mesh.clusters[3].nodePort: 2379 must be a whole number from 30000 to 32767 (Kubernetes' NodePort range)",
+      ],
+    ],
+    [
+      "a member without Cilium",
+      wfh({
+        work: { name: "mesh-b", podSubnet: "10.246.0.0/16", cilium: { enabled: false } },
+        mesh: { clusters: ["mesh-a", "mesh-b"] },
+      }),
+      [
+        'iko-plus:mesh.clusters[1]: "mesh-b" runs no Cilium (work.cilium.enabled is false); set it to true or leave the cluster out of the mesh',
+      ],
+    ],
+    [
+      "kind's default pod subnet on both members",
+      wfh({
+        home: { name: "mesh-a", cilium: { clusterId: 11 } },
+        work: { name: "mesh-b", cilium: { clusterId: 12 } },
+        mesh: { clusters: ["mesh-a", "mesh-b"] },
+      }),
+      [
+        'iko-plus:work.podSubnet: "10.244.0.0/16" overlaps home.podSubnet "10.244.0.0/16"; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16',
+      ],
+    ],
+    [
+      "one NodePort with kube-proxy replacement",
+      wfh({
+        work: { name: "mesh-b", podSubnet: "10.246.0.0/16", kubeProxyMode: "none", cilium: { clusterId: 12 } },
+        mesh: { clusters: ["mesh-a", "mesh-b"] },
+      }),
+      [
+        "iko-plus:mesh.clusters[1].nodePort: 32379 is also home's clustermesh-apiserver NodePort, and one of them replaces kube-proxy, which then sends that NodePort to its own cluster (Cilium #24692); give each its own, e.g. 32380",
+      ],
+    ],
+    [
+      "a duplicate id: once, under the cluster's own key",
+      wfh({
+        work: { name: "mesh-b", podSubnet: "10.246.0.0/16", cilium: { clusterId: 11 } },
+        mesh: { clusters: ["mesh-a", "mesh-b"] },
+      }),
+      [`iko-plus:work.cilium.clusterId: 11 is also home's Cilium cluster id; ${ID_FIX}`],
+    ],
   ];
   for (const [what, raw, expected] of cases) {
     it(`wfh refuses: ${what}`, () => assert.deepStrictEqual(problemsOf(raw), expected));
@@ -71,55 +121,123 @@ describe("unit: mesh config (wfh and fleet stacks)", () => {
   it("fleet: members among the clusters, problems under clusters[i] keys", () => {
     const fleet = (mesh: unknown) => ({
       program: "fleet",
-      clusters: [{ name: "ikofett", cilium: { clusterId: 1 }, podSubnet: "10.244.0.0/16" }, { name: "ikoclone", cilium: { clusterId: 2 } }, { name: "ikothird", cilium: { clusterId: 3 }, podSubnet: "10.247.0.0/16" }],
+      clusters: [
+        { name: "ikofett", cilium: { clusterId: 1 }, podSubnet: "10.244.0.0/16" },
+        { name: "ikoclone", cilium: { clusterId: 2 } },
+        { name: "ikothird", cilium: { clusterId: 3 }, podSubnet: "10.247.0.0/16" },
+      ],
       karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443" },
       iko: { chartPath: CHART, crdManifestPath: CRD },
       mesh,
     });
     const cfg = validateConfig(fleet({ clusters: ["ikofett", "ikothird"] }), []);
     assert.ok(cfg.program === "fleet");
-    if (cfg.program === "fleet") assert.deepStrictEqual(cfg.mesh?.members.map((m) => m.name), ["ikofett", "ikothird"]);
+    if (cfg.program === "fleet")
+      assert.deepStrictEqual(
+        cfg.mesh?.members.map((m) => m.name),
+        ["ikofett", "ikothird"],
+      );
     let problems: string[] = [];
-    try { validateConfig(fleet({ clusters: ["ikofett", "ikoclone"] }), []); } catch (e) { problems = (e as { problems: string[] }).problems; }
+    try {
+      validateConfig(fleet({ clusters: ["ikofett", "ikoclone"] }), []);
+    } catch (e) {
+      problems = (e as { problems: string[] }).problems;
+    }
     // ikoclone sets no podSubnet: outside the mesh that is fine; in it, kind's default overlaps ikofett's.
-    assert.deepStrictEqual(problems, ['iko-plus:clusters[1].podSubnet: "10.244.0.0/16" overlaps clusters[0].podSubnet "10.244.0.0/16"; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16']);
+    assert.deepStrictEqual(problems, [
+      'iko-plus:clusters[1].podSubnet: "10.244.0.0/16" overlaps clusters[0].podSubnet "10.244.0.0/16"; ClusterMesh needs pod subnets apart, e.g. 10.244.0.0/16 and 10.245.0.0/16',
+    ]);
   });
 });
 
 describe("unit: policy cilium-mesh-unique-clusters", () => {
-  const release = (name: string, values: unknown, chart = "/go/pkg/mod/github.com/cilium/cilium@v1.18.0/install/kubernetes/cilium"): PolicyResource =>
-    ({ type: "kubernetes:helm.sh/v3:Release", name, urn: `urn:${name}`, props: { chart, values: values as PolicyResource["props"] } });
-  const member = (name: string, id: number) => ({ cluster: { name, id }, clustermesh: clusterMeshValues({ nodePort: 32379, peers: [] }) });
+  const release = (
+    name: string,
+    values: unknown,
+    chart = "/go/pkg/mod/github.com/cilium/cilium@v1.18.0/install/kubernetes/cilium",
+  ): PolicyResource => ({
+    type: "kubernetes:helm.sh/v3:Release",
+    name,
+    urn: `urn:${name}`,
+    props: { chart, values: values as PolicyResource["props"] },
+  });
+  const member = (name: string, id: number) => ({
+    cluster: { name, id },
+    clustermesh: clusterMeshValues({ nodePort: 32379, peers: [] }),
+  });
 
   it("recognises Cilium's chart by path, name or archive", () => {
-    for (const c of ["cilium", "install/kubernetes/cilium", "./charts/cilium-1.18.0.tgz", "charts/cilium/"]) assert.strictEqual(isCiliumChart(c), true, c);
-    for (const c of ["iris-operator", "./charts/cilium-extras", "karmada"]) assert.strictEqual(isCiliumChart(c), false, c);
+    for (const c of ["cilium", "install/kubernetes/cilium", "./charts/cilium-1.18.0.tgz", "charts/cilium/"])
+      assert.strictEqual(isCiliumChart(c), true, c);
+    for (const c of ["iris-operator", "./charts/cilium-extras", "karmada"])
+      assert.strictEqual(isCiliumChart(c), false, c);
   });
 
   it("fires on a mesh member repeating an earlier member's id or name", () => {
-    assert.deepStrictEqual(duplicateMeshClusters([
-      release("mesh-a-cni-cilium", member("mesh-a", 11)),
-      release("mesh-b-cni-cilium", member("mesh-b", 11)),
-      release("mesh-c-cni-cilium", member("mesh-a", 13), "cilium"),
-    ]), [
-      { urn: "urn:mesh-b-cni-cilium", message: `kubernetes:helm.sh/v3:Release "mesh-b-cni-cilium" (cluster "mesh-b") joins a Cilium ClusterMesh with values.cluster.id 11, which is also kubernetes:helm.sh/v3:Release "mesh-a-cni-cilium" (cluster "mesh-a")'s Cilium cluster id; ${ID_FIX}` },
-      { urn: "urn:mesh-c-cni-cilium", message: 'kubernetes:helm.sh/v3:Release "mesh-c-cni-cilium" (cluster "mesh-a") joins a Cilium ClusterMesh with values.cluster.name "mesh-a", which is also the name of kubernetes:helm.sh/v3:Release "mesh-a-cni-cilium" (cluster "mesh-a"); give every cluster its own name' },
-    ]);
+    assert.deepStrictEqual(
+      duplicateMeshClusters([
+        release("mesh-a-cni-cilium", member("mesh-a", 11)),
+        release("mesh-b-cni-cilium", member("mesh-b", 11)),
+        release("mesh-c-cni-cilium", member("mesh-a", 13), "cilium"),
+      ]),
+      [
+        {
+          urn: "urn:mesh-b-cni-cilium",
+          message: `kubernetes:helm.sh/v3:Release "mesh-b-cni-cilium" (cluster "mesh-b") joins a Cilium ClusterMesh with values.cluster.id 11, which is also kubernetes:helm.sh/v3:Release "mesh-a-cni-cilium" (cluster "mesh-a")'s Cilium cluster id; ${ID_FIX}`,
+        },
+        {
+          urn: "urn:mesh-c-cni-cilium",
+          message:
+            'kubernetes:helm.sh/v3:Release "mesh-c-cni-cilium" (cluster "mesh-a") joins a Cilium ClusterMesh with values.cluster.name "mesh-a", which is also the name of kubernetes:helm.sh/v3:Release "mesh-a-cni-cilium" (cluster "mesh-a"); give every cluster its own name',
+        },
+      ],
+    );
   });
 
   it("stays silent for distinct members, releases outside the mesh, other charts and unknown values", () => {
-    assert.deepStrictEqual(duplicateMeshClusters([release("a", member("mesh-a", 11)), release("b", member("mesh-b", 12))]), []);
-    assert.deepStrictEqual(duplicateMeshClusters([release("a", member("mesh-a", 11)), release("b", { cluster: { name: "plain", id: 11 } })]), [], "a Cilium release without the clustermesh-apiserver is no member");
-    assert.deepStrictEqual(duplicateMeshClusters([release("a", member("mesh-a", 11)), release("b", member("mesh-b", 11), "./iris-operator")]), []);
-    assert.deepStrictEqual(duplicateMeshClusters([release("a", member("mesh-a", 11)), release("b", { cluster: { name: "mesh-b", id: UNKNOWN }, clustermesh: { useAPIServer: true } })]), []);
-    assert.deepStrictEqual(duplicateMeshClusters([release("a", member("mesh-a", 11)), { ...release("b", member("mesh-b", 11)), type: "kubernetes:core/v1:ConfigMap" }]), []);
+    assert.deepStrictEqual(
+      duplicateMeshClusters([release("a", member("mesh-a", 11)), release("b", member("mesh-b", 12))]),
+      [],
+    );
+    assert.deepStrictEqual(
+      duplicateMeshClusters([release("a", member("mesh-a", 11)), release("b", { cluster: { name: "plain", id: 11 } })]),
+      [],
+      "a Cilium release without the clustermesh-apiserver is no member",
+    );
+    assert.deepStrictEqual(
+      duplicateMeshClusters([
+        release("a", member("mesh-a", 11)),
+        release("b", member("mesh-b", 11), "./iris-operator"),
+      ]),
+      [],
+    );
+    assert.deepStrictEqual(
+      duplicateMeshClusters([
+        release("a", member("mesh-a", 11)),
+        release("b", { cluster: { name: "mesh-b", id: UNKNOWN }, clustermesh: { useAPIServer: true } }),
+      ]),
+      [],
+    );
+    assert.deepStrictEqual(
+      duplicateMeshClusters([
+        release("a", member("mesh-a", 11)),
+        { ...release("b", member("mesh-b", 11)), type: "kubernetes:core/v1:ConfigMap" },
+      ]),
+      [],
+    );
   });
 });
 
 describe("unit (mocks): the wfh stack with a mesh", () => {
   it("declares the ClusterMesh between home and work, each Cilium release with the other as its peer, after its Secrets", async () => {
     const n = registered.length;
-    const cfg = validateWfhConfig(wfh({ home: { name: "wm-a", podSubnet: "10.245.0.0/16", cilium: { clusterId: 11 } }, work: { name: "wm-b", podSubnet: "10.246.0.0/16", cilium: { clusterId: 12 } }, mesh: { clusters: ["wm-a", "wm-b"] } }));
+    const cfg = validateWfhConfig(
+      wfh({
+        home: { name: "wm-a", podSubnet: "10.245.0.0/16", cilium: { clusterId: 11 } },
+        work: { name: "wm-b", podSubnet: "10.246.0.0/16", cilium: { clusterId: 12 } },
+        mesh: { clusters: ["wm-a", "wm-b"] },
+      }),
+    );
     const out = wfhStack(cfg, { secrets: {} });
     assert.deepStrictEqual(out.clusterMesh?.members, ["wm-a", "wm-b"]);
     await new Promise((r) => setTimeout(r, 1500));
@@ -127,13 +245,26 @@ describe("unit (mocks): the wfh stack with a mesh", () => {
     const mine = registered.slice(n);
     one(mine, "iko-plus:cilium:ClusterMesh", "mesh");
     const relA = one(mine, "kubernetes:helm.sh/v3:Release", "wm-a-cni-cilium");
-    assert.deepStrictEqual((relA.inputs.values as Record<string, unknown>).clustermesh,
-      clusterMeshValues({ nodePort: 32379, peers: [{ name: "wm-b", address: "wm-b-control-plane", port: 32379 }] }));
-    assert.ok(relA.dependencies.some((d) => d.endsWith("::mesh-wm-a-remote-cert")), "home's release waits for its remote certificate Secret");
-    assert.strictEqual(mine.filter((r) => r.type === "kubernetes:core/v1:Secret" && r.name.startsWith("mesh-")).length, 8);
+    assert.deepStrictEqual(
+      (relA.inputs.values as Record<string, unknown>).clustermesh,
+      clusterMeshValues({ nodePort: 32379, peers: [{ name: "wm-b", address: "wm-b-control-plane", port: 32379 }] }),
+    );
+    assert.ok(
+      relA.dependencies.some((d) => d.endsWith("::mesh-wm-a-remote-cert")),
+      "home's release waits for its remote certificate Secret",
+    );
+    assert.strictEqual(
+      mine.filter((r) => r.type === "kubernetes:core/v1:Secret" && r.name.startsWith("mesh-")).length,
+      8,
+    );
     // Without mesh: no ClusterMesh, no clustermesh values.
     const m = registered.length;
-    const plain = wfhStack(validateWfhConfig(wfh({ home: { name: "wp-a", podSubnet: "10.245.0.0/16" }, work: { name: "wp-b", podSubnet: "10.246.0.0/16" } })), { secrets: {} });
+    const plain = wfhStack(
+      validateWfhConfig(
+        wfh({ home: { name: "wp-a", podSubnet: "10.245.0.0/16" }, work: { name: "wp-b", podSubnet: "10.246.0.0/16" } }),
+      ),
+      { secrets: {} },
+    );
     assert.strictEqual(plain.clusterMesh, undefined);
     await new Promise((r) => setTimeout(r, 1500));
     const rel = one(registered.slice(m), "kubernetes:helm.sh/v3:Release", "wp-a-cni-cilium");

@@ -32,11 +32,25 @@ export const FAKE_ACCESS_TOKEN = "ya29.fake-access-token";
 /** A kubeconfig with a client key, as kind writes (fake material). */
 export function fakeKubeconfig(name: string, server: string): string {
   return [
-    "apiVersion: v1", "kind: Config",
-    "clusters:", `- name: ${name}`, "  cluster:", `    server: ${server}`, `    certificate-authority-data: ${FAKE_CA}`,
-    "contexts:", `- name: ${name}`, "  context:", `    cluster: ${name}`, `    user: ${name}`,
+    "apiVersion: v1",
+    "kind: Config",
+    "clusters:",
+    `- name: ${name}`,
+    "  cluster:",
+    `    server: ${server}`,
+    `    certificate-authority-data: ${FAKE_CA}`,
+    "contexts:",
+    `- name: ${name}`,
+    "  context:",
+    `    cluster: ${name}`,
+    `    user: ${name}`,
     `current-context: ${name}`,
-    "users:", `- name: ${name}`, "  user:", "    client-certificate-data: RkFLRS1DRVJU", "    client-key-data: RkFLRS1LRVk=", "",
+    "users:",
+    `- name: ${name}`,
+    "  user:",
+    "    client-certificate-data: RkFLRS1DRVJU",
+    "    client-key-data: RkFLRS1LRVk=",
+    "",
   ].join("\n");
 }
 
@@ -54,9 +68,15 @@ export function fakeKubeconfigFiles(prefix: string): (name: string) => string {
 }
 
 interface RegisterRequest {
-  getType(): string; getName(): string; getParent(): string; getDependenciesList(): string[];
+  getType(): string;
+  getName(): string;
+  getParent(): string;
+  getDependenciesList(): string[];
 }
-interface MonitorLike { registerResource(req: RegisterRequest, cb: unknown): unknown; readResource(req: RegisterRequest, cb: unknown): unknown }
+interface MonitorLike {
+  registerResource(req: RegisterRequest, cb: unknown): unknown;
+  readResource(req: RegisterRequest, cb: unknown): unknown;
+}
 
 const registered: Registered[] = [];
 
@@ -69,55 +89,84 @@ const meta = new Map<string, { parent: string; dependencies: string[] }>();
  * (`pulumi.runtime.isDryRun()`); a test that sets it installs the mocks again without it after.
  */
 export function installMocks(preview = false): Registered[] {
-  pulumi.runtime.setMocks({
-    newResource(args: pulumi.runtime.MockResourceArgs): { id: string; state: Record<string, unknown> } {
-      const key = `${args.type}::${args.name}`;
-      const m = meta.get(key) ?? { parent: "", dependencies: [] };
-      const urn = `urn:pulumi:test::iko-plus::${args.type}::${args.name}`;
-      registered.push({ type: args.type, name: args.name, urn, inputs: args.inputs, provider: args.provider ?? "", parent: m.parent, dependencies: m.dependencies, custom: args.custom ?? false });
-      const state: Record<string, unknown> = { ...args.inputs };
-      const inputs = args.inputs as { type?: string; metadata?: { name?: string }; name?: string };
-      if (args.type === "kubernetes:core/v1:Secret" && inputs.type === "kubernetes.io/service-account-token") {
-        const md = (inputs as { metadata?: { name?: string; namespace?: string } }).metadata;
-        state.data = { token: Buffer.from(fakeToken(md?.namespace, md?.name ?? args.name)).toString("base64"), "ca.crt": FAKE_CA };
-      }
-      if (args.type.startsWith("pulumi-nodejs:dynamic") && typeof inputs.name === "string") {
-        state.kubeconfig = fakeKubeconfig(`kind-${inputs.name}`, "https://127.0.0.1:41234");
-        state.peerKubeconfig = fakeKubeconfig(`kind-${inputs.name}`, `https://${inputs.name}-control-plane:6443`);
-      }
-      if (args.type === "pulumi:pulumi:StackReference") {
-        const ref = stackOutputs.get(String(args.inputs.name));
-        state.outputs = ref?.outputs ?? {};
-        state.secretOutputNames = ref?.secretOutputNames ?? [];
-      }
-      if (args.type === "kubernetes:helm.sh/v3:Release") state.status = { status: "deployed", revision: 1 };
-      if (args.type === "kubernetes:core/v1:Secret" && args.id === "karmada-host/karmada-kubeconfig") {
-        state.data = { kubeconfig: Buffer.from(fakeKubeconfig("karmada-apiserver", "https://karmada-apiserver.karmada-host.svc.cluster.local:5443")).toString("base64") };
-      }
-      if (args.type === "kubernetes:core/v1:Namespace" && args.id === "kube-system") state.metadata = { name: "kube-system", uid: `uid-of-${args.name}` };
-      if (args.type === "gcp:container/cluster:Cluster") {
-        state.endpoint = "34.1.2.3";
-        state.masterAuth = { clusterCaCertificate: FAKE_CA };
-        state.location = args.inputs.location;
-        state.project = "proj-1";
-      }
-      return { id: args.id || inputs.metadata?.name || `${args.name}-id`, state };
+  pulumi.runtime.setMocks(
+    {
+      newResource(args: pulumi.runtime.MockResourceArgs): { id: string; state: Record<string, unknown> } {
+        const key = `${args.type}::${args.name}`;
+        const m = meta.get(key) ?? { parent: "", dependencies: [] };
+        const urn = `urn:pulumi:test::iko-plus::${args.type}::${args.name}`;
+        registered.push({
+          type: args.type,
+          name: args.name,
+          urn,
+          inputs: args.inputs,
+          provider: args.provider ?? "",
+          parent: m.parent,
+          dependencies: m.dependencies,
+          custom: args.custom ?? false,
+        });
+        const state: Record<string, unknown> = { ...args.inputs };
+        const inputs = args.inputs as { type?: string; metadata?: { name?: string }; name?: string };
+        if (args.type === "kubernetes:core/v1:Secret" && inputs.type === "kubernetes.io/service-account-token") {
+          const md = (inputs as { metadata?: { name?: string; namespace?: string } }).metadata;
+          state.data = {
+            token: Buffer.from(fakeToken(md?.namespace, md?.name ?? args.name)).toString("base64"),
+            "ca.crt": FAKE_CA,
+          };
+        }
+        if (args.type.startsWith("pulumi-nodejs:dynamic") && typeof inputs.name === "string") {
+          state.kubeconfig = fakeKubeconfig(`kind-${inputs.name}`, "https://127.0.0.1:41234");
+          state.peerKubeconfig = fakeKubeconfig(`kind-${inputs.name}`, `https://${inputs.name}-control-plane:6443`);
+        }
+        if (args.type === "pulumi:pulumi:StackReference") {
+          const ref = stackOutputs.get(String(args.inputs.name));
+          state.outputs = ref?.outputs ?? {};
+          state.secretOutputNames = ref?.secretOutputNames ?? [];
+        }
+        if (args.type === "kubernetes:helm.sh/v3:Release") state.status = { status: "deployed", revision: 1 };
+        if (args.type === "kubernetes:core/v1:Secret" && args.id === "karmada-host/karmada-kubeconfig") {
+          state.data = {
+            kubeconfig: Buffer.from(
+              fakeKubeconfig("karmada-apiserver", "https://karmada-apiserver.karmada-host.svc.cluster.local:5443"),
+            ).toString("base64"),
+          };
+        }
+        if (args.type === "kubernetes:core/v1:Namespace" && args.id === "kube-system")
+          state.metadata = { name: "kube-system", uid: `uid-of-${args.name}` };
+        if (args.type === "gcp:container/cluster:Cluster") {
+          state.endpoint = "34.1.2.3";
+          state.masterAuth = { clusterCaCertificate: FAKE_CA };
+          state.location = args.inputs.location;
+          state.project = "proj-1";
+        }
+        return { id: args.id || inputs.metadata?.name || `${args.name}-id`, state };
+      },
+      call(args: pulumi.runtime.MockCallArgs): Record<string, unknown> {
+        if (args.token === "gcp:organizations/getClientConfig:getClientConfig")
+          return { accessToken: FAKE_ACCESS_TOKEN, project: "proj-1" };
+        return args.inputs;
+      },
     },
-    call(args: pulumi.runtime.MockCallArgs): Record<string, unknown> {
-      if (args.token === "gcp:organizations/getClientConfig:getClientConfig") return { accessToken: FAKE_ACCESS_TOKEN, project: "proj-1" };
-      return args.inputs;
-    },
-  }, "iko-plus", "test", preview);
+    "iko-plus",
+    "test",
+    preview,
+  );
   const monitor = pulumi.runtime.getMonitor() as unknown as MonitorLike;
   const original = monitor.registerResource.bind(monitor);
   monitor.registerResource = (req: RegisterRequest, cb: unknown) => {
-    meta.set(`${req.getType()}::${req.getName()}`, { parent: req.getParent(), dependencies: req.getDependenciesList() });
+    meta.set(`${req.getType()}::${req.getName()}`, {
+      parent: req.getParent(),
+      dependencies: req.getDependenciesList(),
+    });
     return original(req, cb);
   };
   // Reads (`Resource.get`) go through readResource, with their own dependency list.
   const originalRead = monitor.readResource.bind(monitor);
   monitor.readResource = (req: RegisterRequest, cb: unknown) => {
-    meta.set(`${req.getType()}::${req.getName()}`, { parent: req.getParent(), dependencies: req.getDependenciesList() });
+    meta.set(`${req.getType()}::${req.getName()}`, {
+      parent: req.getParent(),
+      dependencies: req.getDependenciesList(),
+    });
     return originalRead(req, cb);
   };
   return registered;
@@ -125,27 +174,49 @@ export function installMocks(preview = false): Registered[] {
 
 /** Resolves an output's value (and whether it is secret) under mocks. */
 export async function resolve<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
-  const value = await new Promise<T>((res) => o.apply((v) => { res(v); return v; }));
+  const value = await new Promise<T>((res) =>
+    o.apply((v) => {
+      res(v);
+      return v;
+    }),
+  );
   const secret = await pulumi.isSecret(o);
   return { value, secret };
 }
 
 /** Waits until every resource of a component tree is registered. */
 export async function settle(...resources: pulumi.Resource[]): Promise<void> {
-  await Promise.all(resources.map((r) => new Promise((res) => r.urn.apply((u) => { res(u); return u; }))));
+  await Promise.all(
+    resources.map(
+      (r) =>
+        new Promise((res) =>
+          r.urn.apply((u) => {
+            res(u);
+            return u;
+          }),
+        ),
+    ),
+  );
   await new Promise((r) => setTimeout(r, 50));
 }
 
 /** The one registered resource of `type` named `name`; throws when there is not exactly one. */
 export function one(reg: Registered[], type: string, name: string): Registered {
   const found = reg.filter((r) => r.type === type && r.name === name);
-  if (found.length !== 1) throw new Error(`expected one ${type} named ${name}, found ${found.length}: ${reg.map((r) => `${r.type}/${r.name}`).join(", ")}`);
+  if (found.length !== 1)
+    throw new Error(
+      `expected one ${type} named ${name}, found ${found.length}: ${reg.map((r) => `${r.type}/${r.name}`).join(", ")}`,
+    );
   return found[0];
 }
 
 /** Unwraps a secret-marked input value as the mocks receive it. */
 export function unwrapSecret(v: unknown): { value: unknown; secret: boolean } {
-  if (v && typeof v === "object" && (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270") {
+  if (
+    v &&
+    typeof v === "object" &&
+    (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270"
+  ) {
     return { value: (v as { value: unknown }).value, secret: true };
   }
   return { value: v, secret: false };

@@ -1,5 +1,16 @@
 import * as assert from "assert";
-import { checkCidr, checkCiliumClusterId, checkClusterName, checkDns1123Label, checkDns1123Subdomain, checkImageRef, cidrsOverlap, kindContextName, kindControlPlaneHost, parseCidr } from "../../components/names";
+import {
+  checkCidr,
+  checkCiliumClusterId,
+  checkClusterName,
+  checkDns1123Label,
+  checkDns1123Subdomain,
+  checkImageRef,
+  cidrsOverlap,
+  kindContextName,
+  kindControlPlaneHost,
+  parseCidr,
+} from "../../components/names";
 
 describe("names", () => {
   it("accepts DNS-1123 labels and rejects the rest with the rule", () => {
@@ -16,7 +27,10 @@ describe("names", () => {
   });
   it("limits cluster names to Cilium's 32 characters", () => {
     assert.strictEqual(checkClusterName("a".repeat(32)), undefined);
-    assert.strictEqual(checkClusterName("a".repeat(33)), "is 33 characters; Cilium ClusterMesh allows at most 32, so shorten it");
+    assert.strictEqual(
+      checkClusterName("a".repeat(33)),
+      "is 33 characters; Cilium ClusterMesh allows at most 32, so shorten it",
+    );
     assert.match(checkClusterName("ikohome.lab") as string, /DNS-1123 label/);
   });
   it("checks Cilium cluster ids 1..255", () => {
@@ -32,8 +46,11 @@ describe("names", () => {
     assert.strictEqual(checkImageRef("containers.intersystems.com/intersystems/iris-community:2025.1"), undefined);
     assert.strictEqual(checkImageRef(`kindest/node:v1.34.0@sha256:${"a".repeat(64)}`), undefined);
     assert.strictEqual(checkImageRef(`busybox@sha256:${"b".repeat(64)}`), undefined);
-    assert.strictEqual(checkImageRef("busybox"), "has no tag; pin a version, e.g. \":2025.1\" (an untagged image means latest)");
-    assert.strictEqual(checkImageRef("repo/iris:latest"), "uses the tag \"latest\"; pin a version, e.g. \":2025.1\"");
+    assert.strictEqual(
+      checkImageRef("busybox"),
+      'has no tag; pin a version, e.g. ":2025.1" (an untagged image means latest)',
+    );
+    assert.strictEqual(checkImageRef("repo/iris:latest"), 'uses the tag "latest"; pin a version, e.g. ":2025.1"');
     assert.match(checkImageRef("Bad Image:1") as string, /not a valid image reference/);
   });
   it("parses CIDRs and detects overlaps", () => {

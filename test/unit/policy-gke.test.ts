@@ -2,7 +2,12 @@ import * as assert from "assert";
 import { isProduction, unprotectedProductionGke } from "../../policy/rules/gke";
 import { PolicyResource, UNKNOWN } from "../../policy/rules/values";
 
-const gke = (props: PolicyResource["props"]): PolicyResource => ({ type: "gcp:container/cluster:Cluster", name: "ikogke-gke", urn: "urn:g", props: { name: "ikogke", ...props } });
+const gke = (props: PolicyResource["props"]): PolicyResource => ({
+  type: "gcp:container/cluster:Cluster",
+  name: "ikogke-gke",
+  urn: "urn:g",
+  props: { name: "ikogke", ...props },
+});
 const PROD = new Map([["iko-plus:environment", "production"]]);
 
 describe("policy production-gke-deletion-protection", () => {
@@ -14,7 +19,7 @@ describe("policy production-gke-deletion-protection", () => {
   });
   it("fires on deletionProtection false in a production stack", () => {
     assert.deepStrictEqual(unprotectedProductionGke(gke({ deletionProtection: false }), PROD), [
-      "gcp:container/cluster:Cluster \"ikogke-gke\" (GKE cluster \"ikogke\"): input deletionProtection is false in a production stack (stack tag iko-plus:environment=production); set deletionProtection to true (config clusters[].gke.deletionProtection: true), or remove the tag if this stack is not production",
+      'gcp:container/cluster:Cluster "ikogke-gke" (GKE cluster "ikogke"): input deletionProtection is false in a production stack (stack tag iko-plus:environment=production); set deletionProtection to true (config clusters[].gke.deletionProtection: true), or remove the tag if this stack is not production',
     ]);
   });
   it("stays silent when protected, unset (the provider's default is on), unknown, outside production, or for other types", () => {
@@ -22,6 +27,12 @@ describe("policy production-gke-deletion-protection", () => {
     assert.deepStrictEqual(unprotectedProductionGke(gke({}), PROD), []);
     assert.deepStrictEqual(unprotectedProductionGke(gke({ deletionProtection: UNKNOWN }), PROD), []);
     assert.deepStrictEqual(unprotectedProductionGke(gke({ deletionProtection: false }), new Map()), []);
-    assert.deepStrictEqual(unprotectedProductionGke({ ...gke({ deletionProtection: false }), type: "gcp:container/nodePool:NodePool" }, PROD), []);
+    assert.deepStrictEqual(
+      unprotectedProductionGke(
+        { ...gke({ deletionProtection: false }), type: "gcp:container/nodePool:NodePool" },
+        PROD,
+      ),
+      [],
+    );
   });
 });

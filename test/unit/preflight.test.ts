@@ -4,7 +4,13 @@
  */
 import * as assert from "assert";
 import * as net from "net";
-import { EndpointCheck, deadEndpointProblem, endpointProblems, probeAddresses, serverAddress } from "../../stacks/preflight";
+import {
+  EndpointCheck,
+  deadEndpointProblem,
+  endpointProblems,
+  probeAddresses,
+  serverAddress,
+} from "../../stacks/preflight";
 import { fakeKubeconfig } from "./mocks";
 
 /** A port nothing listens on: bind one, note it, close it. */
@@ -19,17 +25,29 @@ async function closedPort(): Promise<number> {
 describe("pre-flight endpoint checks", () => {
   it("reads host and port from an API server URL", () => {
     assert.deepStrictEqual(serverAddress("https://127.0.0.1:6443"), { host: "127.0.0.1", port: 6443 });
-    assert.deepStrictEqual(serverAddress("https://ikowork-control-plane"), { host: "ikowork-control-plane", port: 443 });
+    assert.deepStrictEqual(serverAddress("https://ikowork-control-plane"), {
+      host: "ikowork-control-plane",
+      port: 443,
+    });
     assert.deepStrictEqual(serverAddress("https://[::1]:7443"), { host: "::1", port: 7443 });
   });
 
   it("names the key, the file, the server and the fix; hides a secret kubeconfig and its server", () => {
-    const file: EndpointCheck = { key: "iko-plus:clusters[1].kubeconfigPath", value: "/lab/ikogke/kubeconfig", secret: false, kubeconfig: "" };
-    assert.strictEqual(deadEndpointProblem(file, "https://127.0.0.1:1", "ECONNREFUSED"),
-      "iko-plus:clusters[1].kubeconfigPath: \"/lab/ikogke/kubeconfig\" points at https://127.0.0.1:1, which does not answer (ECONNREFUSED); start the cluster, or fix the kubeconfig's server (`kubectl cluster-info --kubeconfig <file>` shows what answers)");
+    const file: EndpointCheck = {
+      key: "iko-plus:clusters[1].kubeconfigPath",
+      value: "/lab/ikogke/kubeconfig",
+      secret: false,
+      kubeconfig: "",
+    };
+    assert.strictEqual(
+      deadEndpointProblem(file, "https://127.0.0.1:1", "ECONNREFUSED"),
+      'iko-plus:clusters[1].kubeconfigPath: "/lab/ikogke/kubeconfig" points at https://127.0.0.1:1, which does not answer (ECONNREFUSED); start the cluster, or fix the kubeconfig\'s server (`kubectl cluster-info --kubeconfig <file>` shows what answers)',
+    );
     const secret: EndpointCheck = { key: "iko-plus:workKubeconfig", value: undefined, secret: true, kubeconfig: "" };
-    assert.strictEqual(deadEndpointProblem(secret, "https://10.1.2.3:6443", "ETIMEDOUT"),
-      "iko-plus:workKubeconfig: [secret] points at a server, which does not answer (ETIMEDOUT); start the cluster, or fix the kubeconfig's server (`kubectl cluster-info --kubeconfig <file>` shows what answers)");
+    assert.strictEqual(
+      deadEndpointProblem(secret, "https://10.1.2.3:6443", "ETIMEDOUT"),
+      "iko-plus:workKubeconfig: [secret] points at a server, which does not answer (ETIMEDOUT); start the cluster, or fix the kubeconfig's server (`kubectl cluster-info --kubeconfig <file>` shows what answers)",
+    );
   });
 
   it("probes for real: a listening server passes, a closed port is ECONNREFUSED, in one child process", async () => {
@@ -38,12 +56,33 @@ describe("pre-flight endpoint checks", () => {
     try {
       const open = (server.address() as net.AddressInfo).port;
       const closed = await closedPort();
-      assert.deepStrictEqual(probeAddresses([{ host: "127.0.0.1", port: open }, { host: "127.0.0.1", port: closed }], 3000), ["", "ECONNREFUSED"]);
+      assert.deepStrictEqual(
+        probeAddresses(
+          [
+            { host: "127.0.0.1", port: open },
+            { host: "127.0.0.1", port: closed },
+          ],
+          3000,
+        ),
+        ["", "ECONNREFUSED"],
+      );
       const checks: EndpointCheck[] = [
-        { key: "iko-plus:home.kubeconfigPath", value: "/h", secret: false, kubeconfig: fakeKubeconfig("ikohome", `https://127.0.0.1:${open}`) },
-        { key: "iko-plus:work.kubeconfigPath", value: "/w", secret: false, kubeconfig: fakeKubeconfig("ikowork", `https://127.0.0.1:${closed}`) },
+        {
+          key: "iko-plus:home.kubeconfigPath",
+          value: "/h",
+          secret: false,
+          kubeconfig: fakeKubeconfig("ikohome", `https://127.0.0.1:${open}`),
+        },
+        {
+          key: "iko-plus:work.kubeconfigPath",
+          value: "/w",
+          secret: false,
+          kubeconfig: fakeKubeconfig("ikowork", `https://127.0.0.1:${closed}`),
+        },
       ];
-      assert.deepStrictEqual(endpointProblems(checks), [deadEndpointProblem(checks[1], `https://127.0.0.1:${closed}`, "ECONNREFUSED")]);
+      assert.deepStrictEqual(endpointProblems(checks), [
+        deadEndpointProblem(checks[1], `https://127.0.0.1:${closed}`, "ECONNREFUSED"),
+      ]);
     } finally {
       server.close();
     }
@@ -51,6 +90,11 @@ describe("pre-flight endpoint checks", () => {
 
   it("asks nothing when there is nothing to probe", () => {
     assert.deepStrictEqual(probeAddresses([]), []);
-    assert.deepStrictEqual(endpointProblems([], () => { throw new Error("must not probe"); }), []);
+    assert.deepStrictEqual(
+      endpointProblems([], () => {
+        throw new Error("must not probe");
+      }),
+      [],
+    );
   });
 });

@@ -23,11 +23,22 @@ function tinyProject(): string {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
   };
-  write("tsconfig.json", JSON.stringify({ compilerOptions: { strict: true, target: "ES2020", module: "commonjs", skipLibCheck: true, types: [] } }));
-  write("components/greet/greet.ts", "/** Greets. */\nexport function greet(who: string): string {\n  // a comment a dynamic provider would carry into state\n  return `hello ${who}`;\n}\n");
+  write(
+    "tsconfig.json",
+    JSON.stringify({
+      compilerOptions: { strict: true, target: "ES2020", module: "commonjs", skipLibCheck: true, types: [] },
+    }),
+  );
+  write(
+    "components/greet/greet.ts",
+    "/** Greets. */\nexport function greet(who: string): string {\n  // a comment a dynamic provider would carry into state\n  return `hello ${who}`;\n}\n",
+  );
   write("components/greet/types.d.ts", "export type Unused = string;\n");
-  write("stacks/answer.ts", "import { greet } from \"../components/greet/greet\";\nexport const answer: string = greet(\"fleet\");\n");
-  write("index.ts", "export { answer } from \"./stacks/answer\";\n");
+  write(
+    "stacks/answer.ts",
+    'import { greet } from "../components/greet/greet";\nexport const answer: string = greet("fleet");\n',
+  );
+  write("index.ts", 'export { answer } from "./stacks/answer";\n');
   write("test/ignored.ts", "this is not a program source\n");
   // The compiled program resolves packages from the project's node_modules, as ours does.
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(root, "node_modules"));
@@ -36,7 +47,9 @@ function tinyProject(): string {
 
 describe("program build (main.js)", () => {
   let root: string;
-  beforeEach(() => { root = tinyProject(); });
+  beforeEach(() => {
+    root = tinyProject();
+  });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it("takes index.ts and the .ts files under components/ and stacks/, sorted, without .d.ts or tests", () => {
@@ -65,25 +78,40 @@ describe("program build (main.js)", () => {
       assert.match(logs[0], new RegExp(`compiled the program \\(${mode}\\) in \\d+ ms`));
       assert.ok(!fs.existsSync(path.join(first, "index.js.map")), "no source maps");
       const emitted = fs.readFileSync(path.join(first, "components", "greet", "greet.js"), "utf8");
-      assert.ok(emitted.includes("hello ${who}") && !/a comment|Greets/.test(emitted), `comments are not emitted (they would be serialized with dynamic providers):\n${emitted}`);
+      assert.ok(
+        emitted.includes("hello ${who}") && !/a comment|Greets/.test(emitted),
+        `comments are not emitted (they would be serialized with dynamic providers):\n${emitted}`,
+      );
 
       assert.strictEqual(build.ensureProgramBuild(root, { mode, log: (m) => logs.push(m) }), first);
       assert.strictEqual(logs.length, 1, "a cached build compiles nothing");
 
-      fs.writeFileSync(path.join(root, "components", "greet", "greet.ts"), "export function greet(who: string): string { return `hi ${who}`; }\n");
+      fs.writeFileSync(
+        path.join(root, "components", "greet", "greet.ts"),
+        "export function greet(who: string): string { return `hi ${who}`; }\n",
+      );
       const second = build.ensureProgramBuild(root, { mode, log: (m) => logs.push(m) });
       assert.notStrictEqual(second, first);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled program
       assert.strictEqual((require(path.join(second, "index.js")) as { answer: string }).answer, "hi fleet");
-      assert.deepStrictEqual(fs.readdirSync(path.join(root, ".iko-plus", "program")).sort(), [path.basename(first), path.basename(second)].sort(), "no temporary folder left");
+      assert.deepStrictEqual(
+        fs.readdirSync(path.join(root, ".iko-plus", "program")).sort(),
+        [path.basename(first), path.basename(second)].sort(),
+        "no temporary folder left",
+      );
     });
   }
 
   it("checked: a type error stops the build with the compiler's message and leaves no build", function () {
     this.timeout(120000);
-    fs.writeFileSync(path.join(root, "stacks", "answer.ts"), "export const answer: number = \"not a number\";\n");
-    assert.throws(() => build.ensureProgramBuild(root, { mode: "checked" }),
-      (e: Error) => /does not compile/.test(e.message) && /stacks\/answer\.ts\(1,14\): error TS2322/.test(e.message) && /PULUMI_NODEJS_TRANSPILE_ONLY=true/.test(e.message));
+    fs.writeFileSync(path.join(root, "stacks", "answer.ts"), 'export const answer: number = "not a number";\n');
+    assert.throws(
+      () => build.ensureProgramBuild(root, { mode: "checked" }),
+      (e: Error) =>
+        /does not compile/.test(e.message) &&
+        /stacks\/answer\.ts\(1,14\): error TS2322/.test(e.message) &&
+        /PULUMI_NODEJS_TRANSPILE_ONLY=true/.test(e.message),
+    );
     assert.deepStrictEqual(fs.readdirSync(path.join(root, ".iko-plus", "program")), []);
     // Transpile mode strips types only, as ts-node's transpile-only does.
     assert.ok(fs.existsSync(path.join(build.ensureProgramBuild(root, { mode: "transpile" }), "stacks", "answer.js")));

@@ -13,7 +13,10 @@ const cluster = new KindCluster(config.require("name"), {
   workers: 0,
   disableDefaultCNI: false,
   extraPortMappings: config.getBoolean("duplicateHostPort")
-    ? [{ containerPort: 30080, hostPort: 38080 }, { containerPort: 30081, hostPort: 38080 }]
+    ? [
+        { containerPort: 30080, hostPort: 38080 },
+        { containerPort: 30081, hostPort: 38080 },
+      ]
     : undefined,
   readyTimeoutSeconds: 120,
 });

@@ -38,7 +38,9 @@ describe("lab: no plaintext secret in any CLI output or stack state", () => {
     const states = (text.match(/^=== state /gm) ?? []).length;
     const known = [...knownSecrets(), ...labCredentials()];
     const findings = findPlaintextSecrets(text, known);
-    console.log(`      scanned ${runs.length} pulumi runs (${count(/^=== pulumi up /)} up, ${count(/^=== pulumi up .*\(exit [1-9]/)} failed up, ${count(/^=== pulumi preview .*--diff/)} preview --diff, ${count(/^=== pulumi stack export/)} stack export), ${states} states, ${(text.length / 1e6).toFixed(1)} MB; ${known.length} known secret values; ${findings.length} plaintext secrets`);
+    console.log(
+      `      scanned ${runs.length} pulumi runs (${count(/^=== pulumi up /)} up, ${count(/^=== pulumi up .*\(exit [1-9]/)} failed up, ${count(/^=== pulumi preview .*--diff/)} preview --diff, ${count(/^=== pulumi stack export/)} stack export), ${states} states, ${(text.length / 1e6).toFixed(1)} MB; ${known.length} known secret values; ${findings.length} plaintext secrets`,
+    );
     for (const f of findings.slice(0, 20)) console.log(`      ${f.kind} at line ${f.line}: ${f.excerpt}`);
     recordResult("plaintext_secrets", findings.length);
     assert.ok(runs.length > 0, `no pulumi run was recorded in ${file}`);
