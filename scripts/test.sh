@@ -29,7 +29,7 @@ tier() { # name npm-script
 }
 
 check "typecheck (tsc --noEmit, strict)" npx --no-install tsc --noEmit -p .
-check "lint (eslint)" npx --no-install eslint .
+check "lint (eslint, prettier --check)" npm run --silent lint
 tier unit test:unit
 
 KIND_BUILD='bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh && bash kind-tier/standins.sh build && bash kind-tier/karmada-images.sh build && bash kind-tier/cilium-images.sh build'
