@@ -43,19 +43,26 @@ export function meshReleases(resources: PolicyResource[]): ReleaseMember[] {
   return out;
 }
 
-/** Findings: one per release that repeats an earlier member's id or name. */
+/** Findings: one per release that repeats the id or name of a member before it (by cluster name, then URN). */
 export function duplicateMeshClusters(resources: PolicyResource[]): StackFinding[] {
-  const members = meshReleases(resources);
-  const refs = members.map((m) => `${describe(m.r)} (cluster ${JSON.stringify(m.name)})`);
-  return checkClusterMeshMembers(members.map((m, i) => ({ ref: refs[i], name: m.name, clusterId: m.clusterId }))).map(
-    ([field, value, problem]) => {
-      const dot = field.lastIndexOf(".");
-      const i = refs.indexOf(field.slice(0, dot));
-      const key = field.slice(dot + 1) === "clusterId" ? "id" : "name";
-      return {
-        urn: members[i].r.urn,
-        message: `${refs[i]} joins a Cilium ClusterMesh with values.cluster.${key} ${JSON.stringify(value)}, which ${problem}`,
-      };
-    },
+  // The engine hands the resources over in no fixed order: judge them sorted by cluster name (then
+  // URN), so the finding lands on the same release every time.
+  const members = meshReleases(resources).sort(
+    (a, b) => a.name.localeCompare(b.name) || a.r.urn.localeCompare(b.r.urn),
   );
+  const refs = members.map((m) => `${describe(m.r)} (cluster ${JSON.stringify(m.name)})`);
+  const position = (urn: string) => resources.findIndex((r) => r.urn === urn);
+  const findings = checkClusterMeshMembers(
+    members.map((m, i) => ({ ref: refs[i], name: m.name, clusterId: m.clusterId })),
+  ).map(([field, value, problem]) => {
+    const dot = field.lastIndexOf(".");
+    const i = refs.indexOf(field.slice(0, dot));
+    const key = field.slice(dot + 1) === "clusterId" ? "id" : "name";
+    return {
+      urn: members[i].r.urn,
+      message: `${refs[i]} joins a Cilium ClusterMesh with values.cluster.${key} ${JSON.stringify(value)}, which ${problem}`,
+    };
+  });
+  // Reported in the stack's order of the releases.
+  return findings.sort((a, b) => position(a.urn) - position(b.urn));
 }

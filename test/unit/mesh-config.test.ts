@@ -173,6 +173,18 @@ describe("unit: policy cilium-mesh-unique-clusters", () => {
       assert.strictEqual(isCiliumChart(c), false, c);
   });
 
+  it("unit: flags the same release whatever order the engine hands the resources over in", () => {
+    const a = release("mesh-a-cni-cilium", member("mesh-a", 11));
+    const c = release("mesh-c-cni-cilium", member("mesh-c", 11));
+    assert.deepStrictEqual(
+      duplicateMeshClusters([a, c]).map((f) => f.urn),
+      ["urn:mesh-c-cni-cilium"],
+    );
+    assert.deepStrictEqual(
+      duplicateMeshClusters([c, a]).map((f) => f.urn),
+      ["urn:mesh-c-cni-cilium"],
+    );
+  });
   it("fires on a mesh member repeating an earlier member's id or name", () => {
     assert.deepStrictEqual(
       duplicateMeshClusters([
