@@ -16,15 +16,12 @@
  * others: `authMode: cluster`). So the CA key never enters a cluster, and no Helm upgrade
  * regenerates a certificate.
  */
-import { ArgProblem, checkCiliumClusterId, checkClusterName, checkField, cidrsOverlap } from "../names";
+import { ArgProblem, checkCiliumClusterId, checkClusterName, checkField, checkNodePort, cidrsOverlap } from "../names";
 
 /** The clustermesh-apiserver's NodePort (the chart's default). */
 export const CLUSTERMESH_NODE_PORT = 32379;
 /** The namespace Cilium and its clustermesh-apiserver run in (CiliumCni's release). */
 export const CILIUM_NAMESPACE = "kube-system";
-/** Kubernetes' default NodePort range. */
-export const NODE_PORT_MIN = 30000;
-export const NODE_PORT_MAX = 32767;
 /** The chart's `clustermesh.config.domain`: the server certificate covers `*.<domain>`. */
 export const CLUSTERMESH_DOMAIN = "mesh.cilium.io";
 /** The clustermesh-apiserver server certificate's common name (the chart's). */
@@ -93,13 +90,8 @@ export function checkClusterMeshMembers(members: readonly MeshMemberCheck[]): Ar
   return problems;
 }
 
-/** A NodePort: a whole number in Kubernetes' default range. */
-export function checkNodePort(value: number): string | undefined {
-  if (!Number.isInteger(value) || value < NODE_PORT_MIN || value > NODE_PORT_MAX) {
-    return `must be a whole number from ${NODE_PORT_MIN} to ${NODE_PORT_MAX} (Kubernetes' NodePort range)`;
-  }
-  return undefined;
-}
+/** A NodePort (the shared rule, re-exported where the mesh's callers import it). */
+export { checkNodePort };
 
 /**
  * Problems of a ClusterMesh's members, as `[members[<i>].<field>, value, problem]`: at least one

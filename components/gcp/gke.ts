@@ -11,7 +11,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster";
 import { tokenKubeconfig } from "../kubeconfig";
-import { ArgProblem, throwIfArgProblems } from "../names";
+import { ArgProblem, checkField, checkWholeNumber, throwIfArgProblems } from "../names";
 
 export interface GkeClusterArgs {
   /** GKE cluster name. @default the resource name */
@@ -82,12 +82,7 @@ export function checkGkeClusterArgs(args: GkeClusterCheckedArgs): ArgProblem[] {
       "is not a GKE cluster name; use at most 40 lowercase letters, digits and '-', starting with a letter and not ending with '-'",
     ]);
   }
-  if (
-    args.nodeCount !== undefined &&
-    (!Number.isInteger(args.nodeCount) || args.nodeCount < 1 || args.nodeCount > 100)
-  ) {
-    problems.push(["nodeCount", args.nodeCount, "must be a whole number from 1 to 100"]);
-  }
+  checkField(problems, "nodeCount", args.nodeCount, checkWholeNumber(1, 100));
   if (args.machineType !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)+$/.test(args.machineType)) {
     problems.push(["machineType", args.machineType, "is not a machine type; use one like e2-standard-4"]);
   }

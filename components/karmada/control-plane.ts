@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions, readKubeconfigFile } from "../cluster";
 import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeconfig";
 import { DEFAULT_API_READY_TIMEOUT_SECONDS, KARMADA_API_GROUPS, KarmadaApiReady } from "./api-ready";
-import { ArgProblem, chartImageValues, checkField, checkImageRef, throwIfArgProblems } from "../names";
+import { ArgProblem, chartImageValues, checkField, checkImageRef, checkNodePort, throwIfArgProblems } from "../names";
 import {
   KARMADA_CHART_REPO,
   KARMADA_CHART_VERSION,
@@ -70,9 +70,6 @@ export interface KarmadaControlPlaneArgs {
   existing?: { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
 }
 
-/** The NodePort range of a default kube-apiserver (`--service-node-port-range`). */
-export const NODE_PORT_RANGE = [30000, 32767] as const;
-
 /** The fields `checkKarmadaControlPlaneArgs` judges (no cluster handle is needed to check them). */
 export interface KarmadaControlPlaneCheckedArgs {
   helm?: Partial<Pick<KarmadaHelmArgs, "endpoint" | "nodePort" | "kubectlImage" | "images">>;
@@ -103,10 +100,7 @@ export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArg
         "must be the Karmada API as reached from this machine, https://<host>:<port>, e.g. https://127.0.0.1:32443 (a kind host port mapped to the NodePort)",
       ]);
     }
-    const [min, max] = NODE_PORT_RANGE;
-    if (h.nodePort !== undefined && (!Number.isInteger(h.nodePort) || h.nodePort < min || h.nodePort > max)) {
-      problems.push(["helm.nodePort", h.nodePort, `must be a whole number from ${min} to ${max} (the NodePort range)`]);
-    }
+    checkField(problems, "helm.nodePort", h.nodePort, checkNodePort);
     checkField(problems, "helm.kubectlImage", h.kubectlImage, checkImageRef);
     for (const key of KARMADA_IMAGE_KEYS) {
       const ref = h.images?.[key];

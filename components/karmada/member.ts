@@ -23,7 +23,14 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
 import { kubeconfigCredentials, parseKubeconfig } from "../kubeconfig";
-import { ArgProblem, checkField, checkImageRef, checkKarmadaClusterName, throwIfArgProblems } from "../names";
+import {
+  ArgProblem,
+  checkField,
+  checkImageRef,
+  checkKarmadaClusterName,
+  checkWholeNumber,
+  throwIfArgProblems,
+} from "../names";
 import { KarmadaHandle } from "./control-plane";
 import {
   IMPERSONATOR,
@@ -153,10 +160,7 @@ export function checkKarmadaMemberArgs(
 }
 
 /** A destroy-time wait in seconds: a whole number from 1 to 86400. */
-function checkWaitSeconds(seconds: number): string | undefined {
-  if (Number.isInteger(seconds) && seconds >= 1 && seconds <= 86400) return undefined;
-  return "is not a wait: give a whole number of seconds from 1 to 86400 (or leave it out for the default)";
-}
+const checkWaitSeconds = checkWholeNumber(1, 86400, " (seconds; leave it out for the default)");
 
 type Obj = Record<string, unknown>;
 const meta = (o: Obj) => o.metadata as k8s.types.input.meta.v1.ObjectMeta;

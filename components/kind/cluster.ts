@@ -5,7 +5,15 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
 import { parseKubeconfig } from "../kubeconfig";
-import { ArgProblem, checkCidr, checkClusterName, checkField, checkImageRef, throwIfArgProblems } from "../names";
+import {
+  ArgProblem,
+  checkCidr,
+  checkClusterName,
+  checkField,
+  checkImageRef,
+  checkWholeNumber,
+  throwIfArgProblems,
+} from "../names";
 import { KindConfigArgs, kindConfigYaml } from "./config";
 import { checkRegistryMirror, mirrorNodeFiles } from "./mirror";
 import { KindClusterInputs, KindClusterProvider } from "./provider";
@@ -40,18 +48,12 @@ export function checkKindClusterArgs(args: KindClusterArgs): ArgProblem[] {
   checkField(problems, "clusterName", args.clusterName, checkClusterName);
   checkField(problems, "nodeImage", args.nodeImage, checkImageRef);
   for (const field of ["podSubnet", "serviceSubnet"] as const) checkField(problems, field, args[field], checkCidr);
-  const w = args.workers;
-  if (w !== undefined && (!Number.isInteger(w) || w < 0 || w > KIND_WORKERS_MAX)) {
-    problems.push(["workers", w, `must be a whole number from 0 to ${KIND_WORKERS_MAX}`]);
-  }
+  checkField(problems, "workers", args.workers, checkWholeNumber(0, KIND_WORKERS_MAX));
   if (args.registryMirror) {
     for (const [field, value, problem] of checkRegistryMirror(args.registryMirror))
       problems.push([`registryMirror.${field}`, value, problem]);
   }
-  const t = args.readyTimeoutSeconds;
-  if (t !== undefined && (!Number.isInteger(t) || t < 10 || t > 3600)) {
-    problems.push(["readyTimeoutSeconds", t, "must be a whole number of seconds from 10 to 3600"]);
-  }
+  checkField(problems, "readyTimeoutSeconds", args.readyTimeoutSeconds, checkWholeNumber(10, 3600, " (seconds)"));
   return problems;
 }
 

@@ -1,3 +1,4 @@
 export * from "./names";
 export * from "./images";
 export * from "./problems";
+export * from "./numbers";

@@ -4,6 +4,8 @@
  * description (what is wrong and how to fix it) or `undefined`; callers attach the config key.
  */
 
+import { checkWholeNumber } from "./numbers";
+
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -59,12 +61,11 @@ export function checkKarmadaClusterName(value: string): string | undefined {
 }
 
 /** Cilium `cluster.id`: 1 to 255 (0 is reserved for "no ClusterMesh"). */
-export function checkCiliumClusterId(value: number): string | undefined {
-  if (!Number.isInteger(value) || value < 1 || value > 255) {
-    return "must be a whole number from 1 to 255, unique per cluster (Cilium ClusterMesh)";
-  }
-  return undefined;
-}
+export const checkCiliumClusterId: (value: number) => string | undefined = checkWholeNumber(
+  1,
+  255,
+  ", unique per cluster (Cilium ClusterMesh)",
+);
 
 /** The kube context / cluster entry name kind writes for a cluster: `kind-<name>`. */
 export function kindContextName(clusterName: string): string {

@@ -1,7 +1,13 @@
 /**
  * Config of IrisClusters a stack applies (the manifest builder is components/iris's, re-exported).
  */
-import { checkDns1123Label, checkDns1123Subdomain, checkImageRef, isLicensedIrisImage } from "../../components/names";
+import {
+  checkDns1123Label,
+  checkDns1123Subdomain,
+  checkImageRef,
+  checkWholeNumber,
+  isLicensedIrisImage,
+} from "../../components/names";
 import { IrisClusterArgs, irisClusterManifest } from "../../components/iris";
 import { Reader, isObject } from "./read";
 
@@ -31,9 +37,8 @@ export function checkTopologyCounts(r: Reader, key: string, topology: unknown): 
     const parent = topology[node];
     if (!isObject(parent) || parent[field] === undefined) continue;
     const value = parent[field];
-    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-      r.problems.add(`${key}.${node}.${field}`, value, `must be a whole number from ${min} to ${max}`);
-    }
+    const problem = checkWholeNumber(min, max)(value);
+    if (problem) r.problems.add(`${key}.${node}.${field}`, value, problem);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Small typed readers over raw config values: each returns the value or records a problem.
  */
-import { ArgProblem } from "../../components/names";
+import { ArgProblem, checkWholeNumber } from "../../components/names";
 import { Problems } from "../problems";
 
 export type Raw = Record<string, unknown>;
@@ -78,9 +78,10 @@ export class Reader {
 
   integer(key: string, v: unknown, fallback: number, min: number, max: number, why = ""): number {
     if (v === undefined) return fallback;
-    const n = typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v;
-    if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
-      this.problems.add(key, v, `must be a whole number from ${min} to ${max}${why}`);
+    const n = configNumber(v) as number;
+    const problem = checkWholeNumber(min, max, why)(n);
+    if (problem) {
+      this.problems.add(key, v, problem);
       return fallback;
     }
     return n;

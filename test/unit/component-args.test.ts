@@ -331,7 +331,7 @@ const CASES: Case[] = [
       new KarmadaControlPlane("kcpport", { helm: { host, endpoint: "https://127.0.0.1:32443", nodePort: 443 } }),
     field: "helm.nodePort",
     value: 443,
-    problem: "must be a whole number from 30000 to 32767 (the NodePort range)",
+    problem: "must be a whole number from 30000 to 32767 (Kubernetes' NodePort range)",
     config: () => ({
       ...fleet(),
       karmada: { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", nodePort: 443 },
@@ -491,7 +491,7 @@ describe("component args: the constructor and the stack config report the same p
       {
         message:
           `KindCluster "many": clusterName: "Many_" ${DNS}; podSubnet: "x" is not an IPv4 CIDR; use a.b.c.d/n, e.g. 10.244.0.0/16; ` +
-          "workers: -1 must be a whole number from 0 to 20; readyTimeoutSeconds: 5 must be a whole number of seconds from 10 to 3600",
+          "workers: -1 must be a whole number from 0 to 20; readyTimeoutSeconds: 5 must be a whole number from 10 to 3600 (seconds)",
       },
     );
     await tick();
@@ -518,7 +518,7 @@ describe("component args: the constructor and the stack config report the same p
 
   it("KarmadaMember: the destroy-time waits take whole seconds from 1 to 86400; a bad one is refused and nothing is declared", async () => {
     assert.deepStrictEqual(checkKarmadaMemberArgs({ worksTimeoutSeconds: 1, worksReadyTimeoutSeconds: 86400 }), []);
-    const wait = "is not a wait: give a whole number of seconds from 1 to 86400 (or leave it out for the default)";
+    const wait = "must be a whole number from 1 to 86400 (seconds; leave it out for the default)";
     assert.deepStrictEqual(checkKarmadaMemberArgs({ worksTimeoutSeconds: 0, worksReadyTimeoutSeconds: 1.5 }), [
       ["worksTimeoutSeconds", 0, wait],
       ["worksReadyTimeoutSeconds", 1.5, wait],

@@ -51,7 +51,7 @@ describe("components under mocks", () => {
     const n = registered.length;
     assert.throws(
       () => new KindCluster("badmirror", { registryMirror: { endpoint: "registry:5000" }, readyTimeoutSeconds: 1 }),
-      /^Error: KindCluster "badmirror": registryMirror\.endpoint: "registry:5000" is not an http:\/\/ or https:\/\/ address.*; readyTimeoutSeconds: 1 must be a whole number of seconds from 10 to 3600$/,
+      /^Error: KindCluster "badmirror": registryMirror\.endpoint: "registry:5000" is not an http:\/\/ or https:\/\/ address.*; readyTimeoutSeconds: 1 must be a whole number from 10 to 3600 \(seconds\)$/,
     );
     assert.strictEqual(since(n).length, 0);
   });

@@ -199,7 +199,7 @@ describe("fleet config", () => {
       (c) => {
         c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", nodePort: 5443 };
       },
-      "iko-plus:karmada.nodePort: 5443 must be a whole number from 30000 to 32767 (the NodePort range)",
+      "iko-plus:karmada.nodePort: 5443 must be a whole number from 30000 to 32767 (Kubernetes' NodePort range)",
     ],
     [
       "a Karmada image on latest",

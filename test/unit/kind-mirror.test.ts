@@ -114,7 +114,7 @@ describe("kind registry mirror (pure, unit)", () => {
         "ftp://x",
         'is not an http:// or https:// address with a host and an optional port and no path; use e.g. "http://iko-plus-registry:5000"',
       ],
-      ["readyTimeoutSeconds", 5, "must be a whole number of seconds from 10 to 3600"],
+      ["readyTimeoutSeconds", 5, "must be a whole number from 10 to 3600 (seconds)"],
     ]);
     assert.deepStrictEqual(checkKindClusterArgs({ readyTimeoutSeconds: 300 }), []);
   });

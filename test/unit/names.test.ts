@@ -6,6 +6,8 @@ import {
   checkDns1123Label,
   checkDns1123Subdomain,
   checkImageRef,
+  checkNodePort,
+  checkWholeNumber,
   cidrsOverlap,
   kindContextName,
   kindControlPlaneHost,
@@ -37,6 +39,18 @@ describe("names", () => {
     assert.strictEqual(checkCiliumClusterId(1), undefined);
     assert.strictEqual(checkCiliumClusterId(255), undefined);
     for (const bad of [0, 256, 1.5, -1]) assert.ok(checkCiliumClusterId(bad));
+  });
+  it("one whole-number range check: the bounds are in, one past them and fractions, NaN, text are out", () => {
+    const check = checkWholeNumber(1, 100, " (nodes per zone)");
+    for (const ok of [1, 2, 99, 100]) assert.strictEqual(check(ok), undefined, String(ok));
+    for (const bad of [0, 101, -1, 1.5, NaN, Infinity, "5", true, undefined, null])
+      assert.strictEqual(check(bad), "must be a whole number from 1 to 100 (nodes per zone)", String(bad));
+    assert.strictEqual(checkWholeNumber(0, 20)(21), "must be a whole number from 0 to 20");
+    assert.strictEqual(checkWholeNumber(0, 20)(0), undefined);
+    assert.strictEqual(checkNodePort(30000), undefined);
+    assert.strictEqual(checkNodePort(32767), undefined);
+    assert.strictEqual(checkNodePort(29999), "must be a whole number from 30000 to 32767 (Kubernetes' NodePort range)");
+    assert.strictEqual(checkNodePort(32768), "must be a whole number from 30000 to 32767 (Kubernetes' NodePort range)");
   });
   it("names kind contexts and control-plane hosts", () => {
     assert.strictEqual(kindContextName("ikowork"), "kind-ikowork");
