@@ -7,6 +7,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "./handle";
 import { KubeconfigError, parseKubeconfig } from "../kubeconfig";
+import { ArgProblem, throwIfArgProblems } from "../names";
 
 export interface ExistingClusterArgs {
   /**
@@ -25,6 +26,58 @@ export interface ExistingClusterArgs {
    * as in the lab)
    */
   peerKubeconfig?: pulumi.Input<string>;
+}
+
+/** What is wrong with kubeconfig text (never quoted), or `undefined` when it is usable. */
+export function kubeconfigTextProblem(text: string): string | undefined {
+  try {
+    parseKubeconfig(text, "it");
+    return undefined;
+  } catch (err) {
+    const why = err instanceof KubeconfigError ? err.message.replace(/^it:? ?/, "") : String(err);
+    return `is not a usable kubeconfig: ${why}`;
+  }
+}
+
+/** A kubeconfig file: readable, and a usable kubeconfig. */
+export function checkKubeconfigFile(path: string): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    return `cannot be read (${code}); point it at an existing kubeconfig file`;
+  }
+  return kubeconfigTextProblem(text);
+}
+
+/** The fields `checkKubeconfigSource` judges; `kubeconfig` only says whether contents are given. */
+export interface KubeconfigSourceArgs {
+  kubeconfig?: unknown;
+  kubeconfigPath?: string;
+}
+
+/**
+ * A cluster given by its kubeconfig: exactly one of `kubeconfig` (contents) and `kubeconfigPath`
+ * (a file, which must be a readable, usable kubeconfig). ExistingCluster's rule, and an existing
+ * Karmada's (KarmadaControlPlane `existing`, with `prefix` "existing.").
+ */
+export function checkKubeconfigSource(args: KubeconfigSourceArgs, prefix = ""): ArgProblem[] {
+  const field = `${prefix}kubeconfigPath`;
+  if (args.kubeconfigPath !== undefined && args.kubeconfig !== undefined)
+    return [[field, args.kubeconfigPath, "is set together with the kubeconfig's contents; keep one of them"]];
+  if (args.kubeconfigPath === undefined) {
+    return args.kubeconfig !== undefined
+      ? []
+      : [[field, undefined, "is required, or give the kubeconfig's contents instead"]];
+  }
+  const problem = checkKubeconfigFile(args.kubeconfigPath);
+  return problem ? [[field, args.kubeconfigPath, problem]] : [];
+}
+
+/** Problems of ExistingCluster args, as `[field, value, problem]`: one kubeconfig source. */
+export function checkExistingClusterArgs(args: KubeconfigSourceArgs): ArgProblem[] {
+  return checkKubeconfigSource(args);
 }
 
 /** Reads a kubeconfig file, with one clear error when it is missing or unreadable. */
@@ -53,12 +106,8 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
   declare public readonly readyGate: pulumi.Resource[];
 
   constructor(name: string, args: ExistingClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwIfArgProblems("ExistingCluster", name, checkExistingClusterArgs(args));
     super("iko-plus:cluster:ExistingCluster", name, {}, opts);
-    if ((args.kubeconfig === undefined) === (args.kubeconfigPath === undefined)) {
-      throw new KubeconfigError(
-        `cluster "${name}": give exactly one of kubeconfig (contents) and kubeconfigPath (file)`,
-      );
-    }
     const contents =
       args.kubeconfigPath !== undefined
         ? pulumi.output(readKubeconfigFile(args.kubeconfigPath, `cluster "${name}" kubeconfigPath`))

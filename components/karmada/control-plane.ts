@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle, clusterOptions, readKubeconfigFile } from "../cluster";
+import { ClusterHandle, checkKubeconfigSource, clusterOptions, readKubeconfigFile } from "../cluster";
 import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeconfig";
 import { DEFAULT_API_READY_TIMEOUT_SECONDS, KARMADA_API_GROUPS, KarmadaApiReady } from "./api-ready";
 import { ArgProblem, chartImageValues, checkField, checkImageRef, checkNodePort, throwIfArgProblems } from "../names";
@@ -120,14 +120,7 @@ export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArg
       ]);
     }
   }
-  const e = args.existing;
-  if (e && (e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
-    problems.push([
-      "existing.kubeconfigPath",
-      e.kubeconfigPath,
-      "or a kubeconfig is required (exactly one) for an existing Karmada",
-    ]);
-  }
+  if (args.existing) problems.push(...checkKubeconfigSource(args.existing, "existing."));
   return problems;
 }
 

@@ -3,7 +3,7 @@
  * its CNI.
  */
 import * as fs from "fs";
-import { KubeconfigError, parseKubeconfig } from "../../components/kubeconfig";
+import { checkExistingClusterArgs, kubeconfigTextProblem } from "../../components/cluster";
 import { checkCiliumCniArgs, checkClusterMeshMembers } from "../../components/cilium";
 import { ArgProblem } from "../../components/names";
 import { RegistryMirror, checkKindClusterArgs, checkRegistryMirror } from "../../components/kind";
@@ -54,12 +54,8 @@ const CILIUM_KEYS = ["enabled", "clusterId", "chartPath", "moduleImages", "dropC
 
 /** Checks kubeconfig text (never shown) and reports its problem under `key`. */
 export function checkKubeconfigText(r: Reader, key: string, text: string, secret: boolean, shown: unknown): void {
-  try {
-    parseKubeconfig(text, "it");
-  } catch (err) {
-    const why = err instanceof KubeconfigError ? err.message.replace(/^it:? ?/, "") : String(err);
-    r.problems.add(key, shown, `is not a usable kubeconfig: ${why}`, { secret });
-  }
+  const problem = kubeconfigTextProblem(text);
+  if (problem) r.problems.add(key, shown, problem, { secret });
 }
 
 /**
@@ -90,33 +86,19 @@ export function readCluster(
   );
   const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath);
   if (source === "kubeconfig") {
-    if (kubeconfigPath !== undefined && secretKubeconfig !== undefined) {
-      r.problems.add(
-        `${key}.kubeconfigPath`,
-        kubeconfigPath,
-        `and the secret ${secretKey} are both set; keep one of them`,
-      );
-    } else if (kubeconfigPath !== undefined) {
-      let text: string | undefined;
-      try {
-        text = fs.readFileSync(kubeconfigPath, "utf8");
-      } catch (err) {
-        r.problems.add(
-          `${key}.kubeconfigPath`,
-          kubeconfigPath,
-          `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); point it at an existing kubeconfig file`,
-        );
-      }
-      if (text !== undefined) checkKubeconfigText(r, `${key}.kubeconfigPath`, text, false, kubeconfigPath);
-    } else if (secretKubeconfig !== undefined) {
-      checkKubeconfigText(r, secretKey, secretKubeconfig, true, secretKubeconfig);
-    } else {
+    // ExistingCluster's rules (one source, a usable file); with neither, the config's own fix.
+    const problems = checkExistingClusterArgs({ kubeconfig: secretKubeconfig, kubeconfigPath });
+    if (problems.some(([, v]) => v === undefined)) {
       r.problems.add(
         `${key}.source`,
         source,
         `needs a kubeconfig; set ${key}.kubeconfigPath or \`pulumi config set --secret ${secretKey} "$(cat <file>)"\``,
       );
+    } else {
+      r.componentProblems(problems, { kubeconfigPath: `${key}.kubeconfigPath` });
     }
+    if (kubeconfigPath === undefined && secretKubeconfig !== undefined)
+      checkKubeconfigText(r, secretKey, secretKubeconfig, true, secretKubeconfig);
   } else if (kubeconfigPath !== undefined) {
     r.problems.add(
       `${key}.kubeconfigPath`,

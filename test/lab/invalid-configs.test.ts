@@ -507,7 +507,7 @@ const CASES: Case[] = [
     },
     "karmada.kubeconfigPath",
     "(not set)",
-    "is required (exactly one) for an existing Karmada",
+    "is required, or give the kubeconfig's contents instead",
   ),
   fleet(
     "an existing Karmada with a dead endpoint",

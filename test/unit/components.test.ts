@@ -90,10 +90,10 @@ describe("components under mocks", () => {
     assert.strictEqual((await resolve(c.peerEndpoint)).value, "https://127.0.0.1:7443");
     assert.strictEqual((await resolve(c.caData)).value, Buffer.from("FAKE-CA-PEM").toString("base64"));
     assert.strictEqual(one(since(n), "pulumi:providers:kubernetes", "ikowork-k8s").parent, await urnOf(c));
-    assert.throws(
-      () => new ExistingCluster("ghost", { kubeconfigPath: "/no/such/file" }),
-      /cluster "ghost" kubeconfigPath: cannot read kubeconfig file "\/no\/such\/file" \(ENOENT\); point it at an existing, readable kubeconfig file/,
-    );
+    assert.throws(() => new ExistingCluster("ghost", { kubeconfigPath: "/no/such/file" }), {
+      message:
+        'ExistingCluster "ghost": kubeconfigPath: "/no/such/file" cannot be read (ENOENT); point it at an existing kubeconfig file',
+    });
   });
 
   it("CiliumCni: a pinned release into kube-system on the cluster's provider, and a gated handle", async () => {

@@ -255,7 +255,7 @@ describe("fleet config", () => {
       (c) => {
         c.karmada = { mode: "existing" };
       },
-      "iko-plus:karmada.kubeconfigPath: (not set) or a kubeconfig is required (exactly one) for an existing Karmada (karmada.kubeconfigSecret)",
+      "iko-plus:karmada.kubeconfigPath: (not set) is required, or give the kubeconfig's contents instead (karmada.kubeconfigSecret)",
     ],
     [
       "a license key config that is not a secret",
