@@ -41,7 +41,7 @@ export function declareFleetTls(
     ca,
     certificates: irisClusters.filter((f) => f.tls).map((f) => ({ name: f.name, namespace: f.namespace })),
     installCertManager: cfg.installCertManager,
-    certManagerVersion: cfg.certManagerVersion,
+    certManagerVersion: cfg.installCertManager ? cfg.certManagerVersion : undefined,
     namespace: cfg.namespace,
     createNamespace: cfg.createNamespace,
     issuerName: cfg.issuerName,

@@ -7,6 +7,8 @@
  * function it calls, it loads its modules with `require` inside the function body, because the
  * provider is serialised.
  */
+import { ArgProblem, checkField } from "../names/problems";
+import { checkWholeNumber } from "../names/numbers";
 
 /** What the generated CA looks like. Every field changes the CA: a change replaces it. */
 export interface FleetCaOptions {
@@ -44,6 +46,32 @@ export const CA_DEFAULTS: ResolvedCaOptions = {
 
 /** RSA key sizes the generator accepts. */
 export const CA_KEY_BITS = [2048, 3072, 4096] as const;
+
+/**
+ * Problems of a generated CA's options, as `[field, value, problem]`: what the generator accepts
+ * (key size, validity) and what X.509 allows (subject fields of at most 64 characters). The
+ * generator never calls it (the dynamic provider carries no more than it needs).
+ */
+export function checkFleetCaOptions(o: FleetCaOptions): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  const x509 = (what: string) => (v: string) =>
+    v.length > 64 ? `is ${v.length} characters; an X.509 ${what} has at most 64` : undefined;
+  checkField(problems, "commonName", o.commonName, x509("common name"));
+  checkField(problems, "organization", o.organization, x509("organization"));
+  checkField(problems, "validityDays", o.validityDays, checkWholeNumber(1, 36500, " (days the CA is valid)"));
+  checkField(
+    problems,
+    "generation",
+    o.generation,
+    checkWholeNumber(1, 1_000_000, " (raise it by one to generate a new CA)"),
+  );
+  checkField(problems, "keyBits", o.keyBits, (v) =>
+    (CA_KEY_BITS as readonly unknown[]).includes(v)
+      ? undefined
+      : `is not a supported RSA key size; use one of: ${CA_KEY_BITS.join(", ")}`,
+  );
+  return problems;
+}
 
 /** The options with defaults filled in. */
 export function resolveCaOptions(o: FleetCaOptions = {}): ResolvedCaOptions {

@@ -12,7 +12,8 @@ import * as k8s from "@pulumi/kubernetes";
 import { CertManager } from "@pulumi/kubernetes-cert-manager";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
-import { FleetCaSource, resolveCaOptions } from "./ca";
+import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
+import { FleetCaSource, checkFleetCaOptions, resolveCaOptions } from "./ca";
 import { FleetCa } from "./ca-provider";
 import {
   CERT_MANAGER_CHART_VERSION,
@@ -64,6 +65,57 @@ export interface FleetTlsArgs {
   issuerName?: string;
   /** The CA Secret's name. @default "iko-plus-fleet-ca" */
   caSecretName?: string;
+}
+
+/** The fields `checkFleetTlsArgs` judges; a member only by its name. */
+export type FleetTlsCheckedArgs = Partial<Omit<FleetTlsArgs, "members">> & { members?: readonly { name: string }[] };
+
+/** A pinned chart version: x.y.z with an optional v and pre-release, no ranges, no "latest". */
+const PINNED_VERSION = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * Problems of FleetTls args, as `[field, value, problem]` (`members`, `ca.generate.validityDays`,
+ * `certificates[0].name`); the fleet config reports them under `fleetTls.*`. Only the fields given
+ * are checked, but `members`, which must name at least one cluster, each once.
+ */
+export function checkFleetTlsArgs(args: FleetTlsCheckedArgs): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  const members = args.members ?? [];
+  if (members.length === 0)
+    problems.push(["members", [], "is empty; list the clusters that issue certificates, e.g. [ikoclone]"]);
+  members.forEach((m, i) => {
+    if (members.findIndex((o) => o.name === m.name) < i)
+      problems.push(["members", m.name, "is listed twice; list each cluster once"]);
+  });
+  if (args.ca && "generate" in args.ca) {
+    for (const [f, v, p] of checkFleetCaOptions(args.ca.generate)) problems.push([`ca.generate.${f}`, v, p]);
+  }
+  checkField(problems, "certManagerVersion", args.certManagerVersion, (v) => {
+    if (!PINNED_VERSION.test(v))
+      return `must be a pinned chart version such as ${CERT_MANAGER_CHART_VERSION} (no range, no "latest")`;
+    return args.installCertManager === false
+      ? "is set but installCertManager is false, so nothing installs it; remove it or set installCertManager: true"
+      : undefined;
+  });
+  checkField(problems, "namespace", args.namespace, checkDns1123Label);
+  checkField(problems, "issuerName", args.issuerName, checkDns1123Subdomain);
+  checkField(problems, "caSecretName", args.caSecretName, checkDns1123Subdomain);
+  const seen = new Set<string>();
+  (args.certificates ?? []).forEach((c, i) => {
+    const k = `certificates[${i}]`;
+    checkField(problems, `${k}.name`, c.name, checkDns1123Label);
+    checkField(problems, `${k}.namespace`, c.namespace, checkDns1123Label);
+    checkField(problems, `${k}.secretName`, c.secretName, checkDns1123Subdomain);
+    const id = `${c.namespace ?? "default"}/${c.name}`;
+    if (seen.has(id))
+      problems.push([
+        `${k}.name`,
+        c.name,
+        `is listed twice in namespace ${c.namespace ?? "default"}; request each certificate once`,
+      ]);
+    seen.add(id);
+  });
+  return problems;
 }
 
 interface MemberTlsArgs {
@@ -165,8 +217,8 @@ export class FleetTls extends pulumi.ComponentResource {
   declare public readonly secretNames: Record<string, string>;
 
   constructor(name: string, args: FleetTlsArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwIfArgProblems("FleetTls", name, checkFleetTlsArgs(args));
     super("iko-plus:tls:FleetTls", name, {}, opts);
-    if (args.members.length === 0) throw new Error(`FleetTls "${name}": members is empty; give at least one cluster`);
     const source = args.ca ?? { generate: {} };
     let cert: pulumi.Output<string>;
     let key: pulumi.Output<string>;

@@ -2,20 +2,21 @@
  * Config of fleet TLS: the fleet's `fleetTls` (members, CA, cert-manager) and each federated
  * IrisCluster's `tls` (which IRIS components get the fleet's certificate in `spec.tls`).
  */
-import { checkDns1123Label, checkDns1123Subdomain } from "../../components/names";
 import {
   CA_DEFAULTS,
-  CA_KEY_BITS,
   CERT_MANAGER_CHART_VERSION,
   CERT_MANAGER_NAMESPACE,
   FLEET_CA_NAME,
+  FleetCaOptions,
   ResolvedCaOptions,
   TLS_COMPONENTS,
   TlsComponent,
+  checkFleetCaOptions,
+  checkFleetTlsArgs,
   checkSuppliedCa,
 } from "../../components/tls";
 import { Placement } from "../../components/karmada";
-import { Raw, Reader, isObject } from "./read";
+import { Raw, Reader, configNumber, isObject } from "./read";
 import { PROJECT } from "./wfh";
 
 export type FleetCaConfig =
@@ -50,8 +51,6 @@ export const FLEET_TLS_KEYS = [
 ];
 const GENERATE_KEYS = ["commonName", "organization", "validityDays", "keyBits", "generation"];
 const SUPPLIED_KEYS = ["certificateConfig", "keyConfig"];
-/** A pinned chart version: x.y.z with an optional v and pre-release, no ranges, no "latest". */
-const PINNED_VERSION = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 export interface TlsContext {
   /** Every cluster of the stack. */
@@ -159,56 +158,25 @@ function readCa(r: Reader, rawCa: unknown, ctx: TlsContext): FleetCaConfig {
     }
     return { source: "config", certificateConfig: cert.name ?? "", keyConfig: k.name ?? "" };
   }
-  const commonName = r.string(`${key}.commonName`, ca.commonName, CA_DEFAULTS.commonName) as string;
-  if (commonName.length > 64)
-    r.problems.add(
-      `${key}.commonName`,
-      commonName,
-      `is ${commonName.length} characters; an X.509 common name has at most 64`,
-    );
-  const organization = r.string(`${key}.organization`, ca.organization, CA_DEFAULTS.organization) as string;
-  if (organization.length > 64)
-    r.problems.add(
-      `${key}.organization`,
-      organization,
-      `is ${organization.length} characters; an X.509 organization has at most 64`,
-    );
-  const keyBits =
-    ca.keyBits === undefined
-      ? CA_DEFAULTS.keyBits
-      : (CA_KEY_BITS as readonly unknown[]).includes(ca.keyBits)
-        ? (ca.keyBits as number)
-        : null;
-  if (keyBits === null)
-    r.problems.add(
-      `${key}.keyBits`,
-      ca.keyBits,
-      `is not a supported RSA key size; use one of: ${CA_KEY_BITS.join(", ")}`,
-    );
-  return {
-    source: "generate",
-    options: {
-      commonName,
-      organization,
-      keyBits: keyBits ?? CA_DEFAULTS.keyBits,
-      validityDays: r.integer(
-        `${key}.validityDays`,
-        ca.validityDays,
-        CA_DEFAULTS.validityDays,
-        1,
-        36500,
-        " (days the CA is valid)",
-      ),
-      generation: r.integer(
-        `${key}.generation`,
-        ca.generation,
-        CA_DEFAULTS.generation,
-        1,
-        1_000_000,
-        " (raise it by one to generate a new CA)",
-      ),
-    },
+  // The generated CA's options are FleetTls's (checkFleetCaOptions), reported under these keys.
+  const given: FleetCaOptions = {
+    commonName: r.string(`${key}.commonName`, ca.commonName),
+    organization: r.string(`${key}.organization`, ca.organization),
+    validityDays: configNumber(ca.validityDays),
+    keyBits: configNumber(ca.keyBits),
+    generation: configNumber(ca.generation),
   };
+  const problems = checkFleetCaOptions(given);
+  r.componentProblems(
+    problems,
+    Object.fromEntries(GENERATE_KEYS.map((k) => [k, [`${key}.${k}`, ca[k]] as [string, unknown]])),
+  );
+  const options = { ...CA_DEFAULTS };
+  for (const k of GENERATE_KEYS as (keyof FleetCaOptions)[]) {
+    const v = given[k];
+    if (v !== undefined && !problems.some(([f]) => f === k)) Object.assign(options, { [k]: v });
+  }
+  return { source: "generate", options };
 }
 
 /** Reads `fleetTls`; undefined when it is not set. */
@@ -217,7 +185,8 @@ export function readFleetTls(r: Reader, raw: unknown, ctx: TlsContext): FleetTls
   const key = "fleetTls";
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, FLEET_TLS_KEYS);
-  let members = ctx.joined;
+  // The members FleetTls gets: the listed clusters of this stack (the joined ones by default).
+  let listed = ctx.joined;
   if (obj.members !== undefined) {
     if (!Array.isArray(obj.members) || obj.members.some((m) => typeof m !== "string")) {
       // Reported once here; the joined members stand in, so placements are not reported again.
@@ -227,59 +196,36 @@ export function readFleetTls(r: Reader, raw: unknown, ctx: TlsContext): FleetTls
         `must be a list of this stack's cluster names, e.g. [${ctx.joined.join(", ") || "ikoclone"}]`,
       );
     } else {
-      members = [];
+      listed = [];
       for (const m of obj.members as string[]) {
         if (!ctx.clusters.includes(m))
           r.problems.add(`${key}.members`, m, `is not one of this stack's clusters (${ctx.clusters.join(", ")})`);
-        else if (members.includes(m)) r.problems.add(`${key}.members`, m, "is listed twice; list each cluster once");
-        else members.push(m);
+        else listed.push(m);
       }
     }
   }
-  if (members.length === 0 && (obj.members === undefined || (Array.isArray(obj.members) && obj.members.length === 0))) {
-    r.problems.add(
-      `${key}.members`,
-      obj.members ?? [],
-      "is empty (no member is joined and none is listed); list the clusters that issue certificates, e.g. [ikoclone]",
-    );
-  }
   const installCertManager = r.boolean(`${key}.installCertManager`, obj.installCertManager, true);
-  const certManagerVersion = r.string(
-    `${key}.certManagerVersion`,
-    obj.certManagerVersion,
-    CERT_MANAGER_CHART_VERSION,
-  ) as string;
-  if (!PINNED_VERSION.test(certManagerVersion))
-    r.problems.add(
-      `${key}.certManagerVersion`,
-      certManagerVersion,
-      `must be a pinned chart version such as ${CERT_MANAGER_CHART_VERSION} (no range, no "latest")`,
-    );
-  else if (obj.certManagerVersion !== undefined && !installCertManager)
-    r.problems.add(
-      `${key}.certManagerVersion`,
-      certManagerVersion,
-      "is set but installCertManager is false, so nothing installs it; remove it or set installCertManager: true",
-    );
-  const namespace = r.string(`${key}.namespace`, obj.namespace, CERT_MANAGER_NAMESPACE) as string;
-  if (checkDns1123Label(namespace))
-    r.problems.add(`${key}.namespace`, namespace, checkDns1123Label(namespace) as string);
-  const names: Record<string, string> = {};
-  for (const k of ["issuerName", "caSecretName"]) {
-    names[k] = r.string(`${key}.${k}`, obj[k], FLEET_CA_NAME) as string;
-    if (checkDns1123Subdomain(names[k]))
-      r.problems.add(`${key}.${k}`, names[k], checkDns1123Subdomain(names[k]) as string);
-  }
+  const given = {
+    certManagerVersion: r.string(`${key}.certManagerVersion`, obj.certManagerVersion),
+    namespace: r.string(`${key}.namespace`, obj.namespace),
+    issuerName: r.string(`${key}.issuerName`, obj.issuerName),
+    caSecretName: r.string(`${key}.caSecretName`, obj.caSecretName),
+  };
+  // FleetTls's own rules (members, version, names), reported under fleetTls.*.
+  r.componentProblems(checkFleetTlsArgs({ members: listed.map((name) => ({ name })), installCertManager, ...given }), {
+    members: `${key}.members`,
+    ...Object.fromEntries(Object.keys(given).map((k) => [k, `${key}.${k}`])),
+  });
   return {
-    members,
+    members: [...new Set(listed)],
     components: readComponents(r, `${key}.components`, obj.components, ["mirror"]),
     ca: readCa(r, obj.ca, ctx),
     installCertManager,
-    certManagerVersion,
-    namespace,
+    certManagerVersion: given.certManagerVersion ?? CERT_MANAGER_CHART_VERSION,
+    namespace: given.namespace ?? CERT_MANAGER_NAMESPACE,
     createNamespace: r.boolean(`${key}.createNamespace`, obj.createNamespace, installCertManager),
-    issuerName: names.issuerName,
-    caSecretName: names.caSecretName,
+    issuerName: given.issuerName ?? FLEET_CA_NAME,
+    caSecretName: given.caSecretName ?? FLEET_CA_NAME,
   };
 }
 

@@ -180,9 +180,7 @@ describe("fleet TLS config", () => {
       "no members",
       { members: [] },
       { tls: false },
-      [
-        `${P}fleetTls.members: [] is empty (no member is joined and none is listed); list the clusters that issue certificates, e.g. [ikoclone]`,
-      ],
+      [`${P}fleetTls.members: [] is empty; list the clusters that issue certificates, e.g. [ikoclone]`],
     ],
     [
       "an unknown component",
