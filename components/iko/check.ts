@@ -3,7 +3,8 @@
  * them under its `iko.*` keys (stacks/config/iko.ts), one rule in one place.
  */
 import * as fs from "fs";
-import { ArgProblem, checkDns1123Label, checkDns1123Subdomain } from "../names";
+import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField } from "../names";
+import { checkCrdManifestPath } from "./crd";
 import type { IkoChartSource, IkoHomeOperatorArgs, IkoRemoteArgs } from "./operator";
 import { IKO_WEBHOOK_VALUES } from "./values";
 
@@ -105,12 +106,8 @@ export function checkIkoHomeOperatorArgs(args: IkoHomeOperatorCheckedArgs): ArgP
       undefined,
       "is required for a remote operator; export the CRD with `kubectl get crd irisclusters.intersystems.com -o yaml > ikocrds.yaml`, or copy it from a cluster that has it",
     ]);
-  } else if (remote.crdManifestPath !== undefined && !fs.existsSync(remote.crdManifestPath)) {
-    problems.push([
-      "remote.crdManifestPath",
-      remote.crdManifestPath,
-      "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD",
-    ]);
+  } else {
+    checkField(problems, "remote.crdManifestPath", remote.crdManifestPath, checkCrdManifestPath);
   }
   return problems;
 }

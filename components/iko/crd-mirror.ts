@@ -6,7 +6,8 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
-import { IRISCLUSTER_CRD, loadCrdManifest } from "./crd";
+import { ArgProblem, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
+import { IRISCLUSTER_CRD, checkCrdManifestPath, loadCrdManifest } from "./crd";
 
 export interface CrdMirrorArgs {
   /** The cluster (or Karmada API) the CRD must exist on: its provider and ready gate. */
@@ -21,15 +22,54 @@ export interface CrdMirrorArgs {
   sourceDependsOn?: pulumi.Resource[];
 }
 
+/** The fields `checkCrdMirrorArgs` judges; `sourceCluster` only says whether one is given. */
+export interface CrdMirrorCheckedArgs {
+  crdName?: string;
+  manifestPath?: string;
+  sourceCluster?: unknown;
+}
+
+/** A CRD's name: `<plural>.<group>`, a DNS-1123 subdomain with at least one dot. */
+function checkCrdName(name: string): string | undefined {
+  return (
+    checkDns1123Subdomain(name) ??
+    (name.includes(".") ? undefined : "is not a CRD name; use <plural>.<group>, e.g. irisclusters.intersystems.com")
+  );
+}
+
+/**
+ * Problems of CrdMirror args, as `[field, value, problem]`: a CRD name as Kubernetes takes it,
+ * exactly one of `manifestPath` and `sourceCluster`, and a manifest file that exists (the fleet and
+ * region configs report it under `iko.crdManifestPath`).
+ */
+export function checkCrdMirrorArgs(args: CrdMirrorCheckedArgs): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  checkField(problems, "crdName", args.crdName, checkCrdName);
+  if (args.manifestPath !== undefined && args.sourceCluster !== undefined) {
+    problems.push([
+      "manifestPath",
+      args.manifestPath,
+      "is set together with sourceCluster; give exactly one of manifestPath and sourceCluster",
+    ]);
+  } else if (args.manifestPath === undefined && args.sourceCluster === undefined) {
+    problems.push([
+      "manifestPath",
+      undefined,
+      "is required unless sourceCluster is given; give exactly one of manifestPath and sourceCluster",
+    ]);
+  } else {
+    checkField(problems, "manifestPath", args.manifestPath, (p) => checkCrdManifestPath(p, args.crdName));
+  }
+  return problems;
+}
+
 export class CrdMirror extends pulumi.ComponentResource {
   declare public readonly crd: k8s.apiextensions.v1.CustomResourceDefinition;
 
   constructor(name: string, args: CrdMirrorArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwIfArgProblems("CrdMirror", name, checkCrdMirrorArgs(args));
     super("iko-plus:iko:CrdMirror", name, {}, opts);
     const crdName = args.crdName ?? IRISCLUSTER_CRD;
-    if ((args.manifestPath === undefined) === (args.sourceCluster === undefined)) {
-      throw new Error(`CrdMirror "${name}": give exactly one of manifestPath and sourceCluster`);
-    }
     let spec: pulumi.Input<k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec>;
     let labels: pulumi.Input<Record<string, string>> | undefined;
     if (args.manifestPath !== undefined) {

@@ -53,6 +53,11 @@ export function crdFromYaml(text: string, name: string, source: string): Obj {
   );
 }
 
+/** A CRD manifest file that must exist (CrdMirror's manifestPath, a remote operator's CRD). */
+export function checkCrdManifestPath(path: string, crdName: string = IRISCLUSTER_CRD): string | undefined {
+  return fs.existsSync(path) ? undefined : `does not exist; point it at a YAML file holding the ${crdName} CRD`;
+}
+
 /** Reads CRD `name` from a manifest file, with one clear error when the file is missing. */
 export function loadCrdManifest(path: string, name: string, key: string): Obj {
   let text: string;

@@ -8,6 +8,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { customResource } from "../cluster/manifest";
 import { IRIS_LICENSE_KEY, licenseKeySecretRef, licenseSecretName } from "../iris";
+import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
+import { checkFailover, checkOverrides, checkPlacement } from "./checks";
 import { KarmadaHandle } from "./control-plane";
 import { irisClusterInterpreter } from "./interpreter";
 import {
@@ -62,17 +64,51 @@ export interface FederatedIrisClusterArgs {
   dependsOn?: pulumi.Resource[];
 }
 
+/** The fields `checkFederatedIrisClusterArgs` judges; of the IrisCluster only its name and namespace. */
+export type FederatedIrisClusterCheckedArgs = Partial<
+  Pick<FederatedIrisClusterArgs, "policyName" | "placement" | "failover" | "overrides" | "secrets" | "configMaps">
+> & { irisCluster?: { metadata?: { name?: unknown; namespace?: unknown } } };
+
+/**
+ * Problems of FederatedIrisCluster args, as `[field, value, problem]` (`irisCluster.metadata.name`,
+ * `policyName`, `placement.labels.region`, `overrides[0].plaintext[0].path`, `failover.application.
+ * gracePeriodSeconds`, `secrets[1]`); the fleet config reports them under `federatedIrisClusters[i].*`.
+ * The constructor passes the default policy name when none is set. Whether the members a placement
+ * names are joined is the stack's rule.
+ */
+export function checkFederatedIrisClusterArgs(args: FederatedIrisClusterCheckedArgs): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  const md = args.irisCluster?.metadata;
+  if (args.irisCluster !== undefined) {
+    if (typeof md?.name !== "string")
+      problems.push(["irisCluster.metadata.name", md?.name, "is required; give the IrisCluster a DNS-1123 name"]);
+    else checkField(problems, "irisCluster.metadata.name", md.name, checkDns1123Label);
+    if (md?.namespace !== undefined)
+      checkField(problems, "irisCluster.metadata.namespace", String(md.namespace), checkDns1123Label);
+  }
+  checkField(problems, "policyName", args.policyName, checkDns1123Label);
+  if (args.placement) problems.push(...checkPlacement(args.placement));
+  if (args.failover) problems.push(...checkFailover(args.failover));
+  problems.push(...checkOverrides(args.overrides ?? []));
+  (args.overrides ?? []).forEach((o, i) => checkField(problems, `overrides[${i}].name`, o.name, checkDns1123Label));
+  for (const field of ["secrets", "configMaps"] as const)
+    (args[field] ?? []).forEach((n, i) => checkField(problems, `${field}[${i}]`, n, checkDns1123Subdomain));
+  return problems;
+}
+
 export class FederatedIrisCluster extends pulumi.ComponentResource {
   declare public readonly template: k8s.apiextensions.CustomResource;
   declare public readonly policy: k8s.apiextensions.CustomResource;
   declare public readonly policyName: string;
 
   constructor(name: string, args: FederatedIrisClusterArgs, opts?: pulumi.ComponentResourceOptions) {
-    super("iko-plus:karmada:FederatedIrisCluster", name, {}, opts);
     const ic = args.irisCluster;
     const md = ic.metadata as { name: string; namespace?: string };
+    const policyName = args.policyName ?? `${md.name}-propagate`;
+    throwIfArgProblems("FederatedIrisCluster", name, checkFederatedIrisClusterArgs({ ...args, policyName }));
+    super("iko-plus:karmada:FederatedIrisCluster", name, {}, opts);
     const namespace = md.namespace ?? "default";
-    this.policyName = args.policyName ?? `${md.name}-propagate`;
+    this.policyName = policyName;
     const base = { parent: this, provider: args.karmada.provider };
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
     const spec: Obj = { ...(ic.spec as Obj) };
@@ -143,11 +179,33 @@ export interface FleetSecretArgs {
   dependsOn?: pulumi.Resource[];
 }
 
+/**
+ * Problems of FleetSecret args, as `[field, value, problem]`: the Secret's name and namespace, and
+ * a placement that sends it somewhere (the fleet config reports them under `fleetSecrets[i].*`).
+ */
+export function checkFleetSecretArgs(
+  args: Partial<Pick<FleetSecretArgs, "name" | "namespace" | "placement">>,
+): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  checkField(problems, "name", args.name, checkDns1123Label);
+  checkField(problems, "namespace", args.namespace, checkDns1123Label);
+  if (args.placement)
+    problems.push(
+      ...checkPlacement(
+        args.placement,
+        "placement",
+        "sends the Secret nowhere; set clusterNames, labels or matchExpressions",
+      ),
+    );
+  return problems;
+}
+
 export class FleetSecret extends pulumi.ComponentResource {
   declare public readonly secret: k8s.core.v1.Secret;
   declare public readonly policy: k8s.apiextensions.CustomResource;
 
   constructor(name: string, args: FleetSecretArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwIfArgProblems("FleetSecret", name, checkFleetSecretArgs(args));
     super("iko-plus:karmada:FleetSecret", name, {}, opts);
     const namespace = args.namespace ?? "default";
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];

@@ -12,3 +12,4 @@ export * from "./pull";
 export * from "./works-provider";
 export * from "./api-ready";
 export * from "./types";
+export * from "./checks";

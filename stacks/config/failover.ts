@@ -4,63 +4,29 @@
  */
 import { ClusterTarget, Failover } from "../../components/karmada";
 import { readTarget, targetGiven } from "./placement";
-import { Reader } from "./read";
+import { Reader, configNumber, isObject } from "./read";
 
 const FAILOVER_KEYS = ["application", "cluster"];
 const APPLICATION_KEYS = ["tolerationSeconds", "purgeMode", "gracePeriodSeconds"];
 
-/** Reads `<key>` = `{application: {tolerationSeconds, purgeMode, gracePeriodSeconds}, cluster: {purgeMode}}`. */
+/**
+ * Reads `<key>` = `{application: {tolerationSeconds, purgeMode, gracePeriodSeconds}, cluster: {purgeMode}}`
+ * (structure; the rules are FederatedIrisCluster's `checkFailover`, reported with `failoverKeys`).
+ */
 export function readFailover(r: Reader, key: string, raw: unknown): Failover | undefined {
   if (raw === undefined) return undefined;
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, FAILOVER_KEYS);
-  if (obj.application === undefined && obj.cluster === undefined) {
-    r.problems.add(
-      key,
-      raw,
-      "sets no failover; give application: {tolerationSeconds, purgeMode} and/or cluster: {purgeMode}, or remove it",
-    );
-    return undefined;
-  }
   const out: Failover = {};
   if (obj.application !== undefined) {
     const k = `${key}.application`;
     const a = r.object(k, obj.application);
     r.unknownKeys(k, a, APPLICATION_KEYS);
-    const purgeMode = r.oneOf(
-      `${k}.purgeMode`,
-      a.purgeMode,
-      ["Directly", "Gracefully", "Never"] as const,
-      "Gracefully",
-    );
-    const app: NonNullable<Failover["application"]> = { purgeMode };
-    if (a.tolerationSeconds !== undefined)
-      app.tolerationSeconds = r.integer(
-        `${k}.tolerationSeconds`,
-        a.tolerationSeconds,
-        300,
-        0,
-        86400,
-        " (seconds an IrisCluster may stay unhealthy before it moves)",
-      );
-    if (a.gracePeriodSeconds !== undefined) {
-      if (purgeMode !== "Gracefully") {
-        r.problems.add(
-          `${k}.gracePeriodSeconds`,
-          a.gracePeriodSeconds,
-          `only applies with purgeMode Gracefully (it is ${purgeMode}); remove it or set purgeMode: Gracefully`,
-        );
-      } else {
-        app.gracePeriodSeconds = r.integer(
-          `${k}.gracePeriodSeconds`,
-          a.gracePeriodSeconds,
-          600,
-          1,
-          86400,
-          " (seconds the old copy is kept at most)",
-        );
-      }
-    }
+    const app: NonNullable<Failover["application"]> = {
+      purgeMode: r.oneOf(`${k}.purgeMode`, a.purgeMode, ["Directly", "Gracefully", "Never"] as const, "Gracefully"),
+    };
+    if (a.tolerationSeconds !== undefined) app.tolerationSeconds = configNumber(a.tolerationSeconds);
+    if (a.gracePeriodSeconds !== undefined) app.gracePeriodSeconds = configNumber(a.gracePeriodSeconds);
     out.application = app;
   }
   if (obj.cluster !== undefined) {
@@ -73,6 +39,20 @@ export function readFailover(r: Reader, key: string, raw: unknown): Failover | u
         : { purgeMode: r.oneOf(`${k}.purgeMode`, c.purgeMode, ["Directly", "Gracefully"] as const, "Gracefully") };
   }
   return out;
+}
+
+/** The config keys of a failover's fields under `key` (seconds shown as the config gave them). */
+export function failoverKeys(field: string, key: string, raw: unknown): Record<string, string | [string, unknown]> {
+  const app = isObject(raw) && isObject(raw.application) ? raw.application : {};
+  return {
+    [field]: [key, raw],
+    ...Object.fromEntries(
+      ["tolerationSeconds", "gracePeriodSeconds"].map((s) => [
+        `${field}.application.${s}`,
+        [`${key}.application.${s}`, app[s]] as [string, unknown],
+      ]),
+    ),
+  };
 }
 
 /** The fleet's cluster failover: which Clusters get the not-ready NoExecute taint policy. */

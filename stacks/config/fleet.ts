@@ -3,15 +3,22 @@
  * IrisClusters and fleet Secrets. Secret values (kubeconfigs, license keys, Secret data) live in
  * their own secret config keys, which the entries name.
  */
-import { checkDns1123Label } from "../../components/names";
 import { Problems } from "../problems";
 import { RegistryMirror } from "../../components/kind";
 import { MeshConfig, readMesh } from "./mesh";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
-import { OverrideConfig, readLabels, readOverrides, readPlacement, readTarget, targetGiven } from "./placement";
-import { ClusterFailoverConfig, readClusterFailover, readFailover } from "./failover";
+import {
+  OverrideConfig,
+  overrideKeys,
+  placementKeys,
+  readLabels,
+  readOverrides,
+  readPlacement,
+  readTarget,
+} from "./placement";
+import { ClusterFailoverConfig, failoverKeys, readClusterFailover, readFailover } from "./failover";
 import { Raw, Reader, configNumber, isObject } from "./read";
 import {
   ClusterTarget,
@@ -23,11 +30,14 @@ import {
   Placement,
   SYNC_MODES,
   SyncMode,
+  checkFederatedIrisClusterArgs,
+  checkFleetSecretArgs,
   checkKarmadaControlPlaneArgs,
   checkKarmadaMemberArgs,
 } from "../../components/karmada";
 import { ArgProblem } from "../../components/names";
 import { checkGkeClusterArgs } from "../../components/gcp";
+import { checkCrdMirrorArgs } from "../../components/iko";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
@@ -325,7 +335,11 @@ function readKarmada(
     });
   }
   r.componentProblems(
-    problems.map(([f, v, p]) => [f, v, f === "existing.kubeconfigPath" ? `${p} (karmada.kubeconfigSecret)` : p]),
+    problems.map(([f, v, p]) => [
+      f,
+      v,
+      f === "existing.kubeconfigPath" && v === undefined ? `${p} (karmada.kubeconfigSecret)` : p,
+    ]),
     keys,
   );
   if (givenNodePort !== undefined && !problems.some(([f]) => f === "helm.nodePort")) cfg.nodePort = givenNodePort;
@@ -369,6 +383,9 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   const needsIko = clusters.some((c) => c.iko);
   const iko = needsIko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;
   const crdManifestPath = iko?.crdManifestPath;
+  // The CRD goes into Karmada and onto every member by CrdMirror: its rules, under the iko key.
+  if (crdManifestPath !== undefined)
+    r.componentProblems(checkCrdMirrorArgs({ manifestPath: crdManifestPath }), { manifestPath: "iko.crdManifestPath" });
   const crdGiven = isObject(raw.iko) && raw.iko.crdManifestPath !== undefined && raw.iko.crdManifestPath !== null;
   if (crdManifestPath === undefined && !crdGiven && raw.federatedIrisClusters !== undefined) {
     problems.add(
@@ -393,9 +410,8 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
       const k = `federatedIrisClusters[${i}]`;
       const o = isObject(f) ? f : {};
       const ic = plain.find((p) => p.name === o.name);
-      const policyName = r.string(`${k}.policyName`, o.policyName, `${String(o.name)}-propagate`) as string;
-      if (checkDns1123Label(policyName) && ic)
-        r.problems.add(`${k}.policyName`, policyName, checkDns1123Label(policyName) as string);
+      const givenPolicy = r.string(`${k}.policyName`, o.policyName);
+      const policyName = givenPolicy ?? `${String(o.name)}-propagate`;
       const placement = readPlacement(r, `${k}.placement`, o.placement, joined);
       const overrides = readOverrides(r, `${k}.overrides`, o.overrides, joined);
       const failover = readFailover(r, `${k}.failover`, o.failover);
@@ -411,6 +427,30 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
         }
         return v as string[];
       };
+      const secrets = names(o.secrets, "secrets");
+      const configMaps = names(o.configMaps, "configMaps");
+      // FederatedIrisCluster's own rules (names, placement, overrides, failover), under this entry's keys.
+      r.componentProblems(
+        checkFederatedIrisClusterArgs({
+          irisCluster: ic ? { metadata: { name: ic.name, namespace: ic.namespace } } : undefined,
+          policyName: givenPolicy ?? (ic ? policyName : undefined),
+          placement,
+          failover,
+          overrides,
+          secrets,
+          configMaps,
+        }),
+        {
+          "irisCluster.metadata.name": `${k}.name`,
+          "irisCluster.metadata.namespace": `${k}.namespace`,
+          policyName: `${k}.policyName`,
+          secrets: `${k}.secrets`,
+          configMaps: `${k}.configMaps`,
+          ...placementKeys("placement", `${k}.placement`, o.placement),
+          ...failoverKeys("failover", `${k}.failover`, o.failover),
+          ...overrideKeys("overrides", `${k}.overrides`, o.overrides),
+        },
+      );
       const tls = readIrisTls(r, k, o, placement, fleetTls);
       if (ic)
         federatedIrisClusters.push({
@@ -420,8 +460,8 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
           failover,
           overrides,
           licenseKeyConfig,
-          secrets: names(o.secrets, "secrets"),
-          configMaps: names(o.configMaps, "configMaps"),
+          secrets,
+          configMaps,
           tls,
         });
     });
@@ -438,7 +478,6 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     const o = r.object(k, s);
     r.unknownKeys(k, o, ["name", "namespace", "dataKey", "clusterNames", "labels", "matchExpressions"]);
     const name = r.string(`${k}.name`, o.name, "") as string;
-    if (checkDns1123Label(name)) r.problems.add(`${k}.name`, o.name, checkDns1123Label(name) as string);
     const namespace = r.string(`${k}.namespace`, o.namespace, "default") as string;
     const dataKey = readSecretRef(
       r,
@@ -459,8 +498,12 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
       });
     }
     const placement = readTarget(r, k, o, joined);
-    if (!targetGiven(o))
-      r.problems.add(k, "{...}", "sends the Secret nowhere; set clusterNames, labels or matchExpressions");
+    // FleetSecret's own rules (its names, somewhere to go), under this entry's keys.
+    r.componentProblems(checkFleetSecretArgs({ name, namespace, placement }), {
+      name: [`${k}.name`, o.name],
+      namespace: `${k}.namespace`,
+      placement: [k, "{...}"],
+    });
     if (fleetSecrets.some((f) => f.name === name && f.namespace === namespace))
       r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}`);
     fleetSecrets.push({ name, namespace, dataKey: dataKey ?? "", placement });

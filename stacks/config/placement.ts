@@ -7,11 +7,10 @@ import {
   PlaintextOverride,
   Placement,
   SpreadConstraint,
-  checkExpression,
-  checkLabelKey,
-  checkLabelValue,
+  checkClusterTarget,
+  checkLabels,
 } from "../../components/karmada";
-import { Raw, Reader, isObject } from "./read";
+import { Raw, Reader, configNumber, isObject } from "./read";
 
 const TARGET_KEYS = ["clusterNames", "labels", "matchExpressions", "regions"];
 const PLACEMENT_KEYS = [...TARGET_KEYS, "affinities", "spreadConstraints"];
@@ -25,30 +24,26 @@ function stringList(r: Reader, key: string, v: unknown): string[] | undefined {
   return v as string[];
 }
 
-/** A map of Kubernetes labels: keys and values checked as Kubernetes does (also used for join labels). */
-export function readLabels(r: Reader, key: string, v: unknown): Record<string, string> | undefined {
+/** A map of label names to string values (structure only; the rules are `checkLabels`), or undefined. */
+function labelMap(r: Reader, key: string, v: unknown): Record<string, string> | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v) || Object.values(v).some((x) => typeof x !== "string")) {
     r.problems.add(key, v, "must be a map of label names to string values, e.g. {region: us-central1}");
-    return undefined;
+    return {};
   }
-  let ok = true;
-  for (const [k, value] of Object.entries(v as Record<string, string>)) {
-    const keyProblem = checkLabelKey(k);
-    if (keyProblem) {
-      r.problems.add(`${key}[${JSON.stringify(k)}]`, k, keyProblem);
-      ok = false;
-      continue;
-    }
-    const valueProblem = checkLabelValue(k, value);
-    if (valueProblem) {
-      r.problems.add(`${key}.${k}`, value, valueProblem);
-      ok = false;
-    }
-  }
-  return ok ? (v as Record<string, string>) : undefined;
+  return v as Record<string, string>;
 }
 
+/** A map of Kubernetes labels: keys and values checked as Kubernetes does (also used for join labels). */
+export function readLabels(r: Reader, key: string, v: unknown): Record<string, string> | undefined {
+  const labels = labelMap(r, key, v);
+  if (labels === undefined || !isObject(v)) return undefined;
+  const problems = checkLabels(labels, "labels");
+  r.componentProblems(problems, { labels: key });
+  return problems.length === 0 ? labels : undefined;
+}
+
+/** Expressions as the config gives them (structure only: each judged by `checkExpression` with the target). */
 function readExpressions(r: Reader, key: string, v: unknown): LabelExpression[] | undefined {
   if (v === undefined) return undefined;
   if (!Array.isArray(v) || v.length === 0) {
@@ -57,29 +52,27 @@ function readExpressions(r: Reader, key: string, v: unknown): LabelExpression[] 
       v,
       "must be a non-empty list of {key, operator: In|NotIn|Exists|DoesNotExist, values}, e.g. [{key: region, operator: In, values: [a, c]}]",
     );
-    return undefined;
+    return [];
   }
-  let ok = true;
-  const out = v.map((e, i) => {
+  const out: LabelExpression[] = [];
+  v.forEach((e, i) => {
     const k = `${key}[${i}]`;
     const o = r.object(k, e);
+    if (!isObject(e)) return;
     r.unknownKeys(k, o, ["key", "operator", "values"]);
-    const problems = isObject(e) ? checkExpression(o) : [["", e, ""] as [string, unknown, string]];
-    for (const [suffix, value, problem] of problems) if (problem) r.problems.add(`${k}.${suffix}`, value, problem);
-    if (problems.length > 0) ok = false;
-    // checkExpression has judged the key, the operator and the values: this is only the copy.
-    const operator = o.operator as LabelExpression["operator"];
-    return Array.isArray(o.values)
-      ? { key: String(o.key), operator, values: o.values.map(String) }
-      : { key: String(o.key), operator };
+    // The target's check judges key, operator and values (their types too).
+    out.push((o.values === undefined ? { key: o.key, operator: o.operator } : { ...o }) as LabelExpression);
   });
-  return ok ? out : undefined;
+  return out;
 }
 
-/** Reads a member target; names must be joined members (unless `joined` is undefined: members joined elsewhere). */
+/**
+ * Reads a member target; names must be joined members (unless `joined` is undefined: members
+ * joined elsewhere), the rest is the component's rule (`checkClusterTarget`). A filter given in a
+ * wrong shape stays set (empty), so the target does not also count as "nowhere".
+ */
 export function readTarget(r: Reader, key: string, obj: Raw, joined: string[] | undefined): ClusterTarget {
   const clusterNames = stringList(r, `${key}.clusterNames`, obj.clusterNames);
-  // One message per name: an unknown name, else one listed more than once.
   for (const n of new Set(clusterNames ?? [])) {
     if (joined !== undefined && !joined.includes(n)) {
       r.problems.add(
@@ -87,15 +80,16 @@ export function readTarget(r: Reader, key: string, obj: Raw, joined: string[] | 
         n,
         `is not a joined member of this fleet; use one of: ${joined.join(", ") || "(none joined)"}`,
       );
-    } else if ((clusterNames ?? []).filter((x) => x === n).length > 1) {
-      r.problems.add(`${key}.clusterNames`, clusterNames, `names ${n} more than once; list each member once`);
     }
   }
-  const target: ClusterTarget = { clusterNames, labels: readLabels(r, `${key}.labels`, obj.labels) };
+  const target: ClusterTarget = {
+    clusterNames: obj.clusterNames !== undefined && clusterNames === undefined ? [] : clusterNames,
+    labels: labelMap(r, `${key}.labels`, obj.labels),
+  };
   const matchExpressions = readExpressions(r, `${key}.matchExpressions`, obj.matchExpressions);
   if (matchExpressions !== undefined) target.matchExpressions = matchExpressions;
-  const regions = obj.regions === undefined ? undefined : stringList(r, `${key}.regions`, obj.regions);
-  if (regions !== undefined) target.regions = regions;
+  if (obj.regions !== undefined) target.regions = stringList(r, `${key}.regions`, obj.regions) ?? [];
+  r.componentProblems(checkClusterTarget(target, "target"), { target: key });
   return target;
 }
 
@@ -107,26 +101,24 @@ export function targetGiven(obj: Raw): boolean {
   return TARGET_KEYS.some((k) => obj[k] !== undefined);
 }
 
+/**
+ * Reads a placement's structure; its rules (one form, spread constraints, somewhere to go) are
+ * FederatedIrisCluster's (`checkPlacement`), reported by the caller with `placementKeys`.
+ */
 export function readPlacement(r: Reader, key: string, raw: unknown, joined: string[]): Placement {
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, PLACEMENT_KEYS);
   const target = readTarget(r, key, obj, joined);
   const placement: Placement = { ...target };
   if (obj.affinities !== undefined) {
-    if (!Array.isArray(obj.affinities) || obj.affinities.length === 0) {
+    if (!Array.isArray(obj.affinities)) {
       r.problems.add(
         `${key}.affinities`,
         obj.affinities,
         "must be a non-empty list of {name, clusterNames|labels}, primary first",
       );
+      placement.affinities = [];
     } else {
-      if (targetGiven(obj)) {
-        r.problems.add(
-          `${key}.affinities`,
-          "[...]",
-          `is set together with ${key}.clusterNames/labels/matchExpressions/regions; use one of the two forms`,
-        );
-      }
       placement.affinities = obj.affinities.map((a, i) => {
         const k = `${key}.affinities[${i}]`;
         const o = r.object(k, a);
@@ -134,12 +126,6 @@ export function readPlacement(r: Reader, key: string, raw: unknown, joined: stri
         return { name: r.string(`${k}.name`, o.name, `group-${i}`) as string, ...readTarget(r, k, o, joined) };
       });
     }
-  } else if (!targetGiven(obj)) {
-    r.problems.add(
-      key,
-      raw,
-      "places the object nowhere; set clusterNames, labels, matchExpressions, regions or affinities",
-    );
   }
   if (obj.spreadConstraints !== undefined) {
     if (!Array.isArray(obj.spreadConstraints)) {
@@ -158,20 +144,25 @@ export function readPlacement(r: Reader, key: string, raw: unknown, joined: stri
           ["cluster", "region", "zone", "provider"] as const,
           "cluster",
         );
-        const maxGroups = o.maxGroups === undefined ? undefined : r.integer(`${k}.maxGroups`, o.maxGroups, 1, 1, 100);
-        const minGroups = o.minGroups === undefined ? undefined : r.integer(`${k}.minGroups`, o.minGroups, 1, 1, 100);
-        if (maxGroups !== undefined && minGroups !== undefined && minGroups > maxGroups) {
-          r.problems.add(
-            `${k}.minGroups`,
-            minGroups,
-            `is more than maxGroups (${maxGroups}); no placement can satisfy it`,
-          );
-        }
-        return { spreadByField, maxGroups, minGroups };
+        return { spreadByField, maxGroups: configNumber(o.maxGroups), minGroups: configNumber(o.minGroups) };
       });
     }
   }
   return placement;
+}
+
+/** The config keys of a placement's fields under `key` (numbers shown as the config gave them). */
+export function placementKeys(field: string, key: string, raw: unknown): Record<string, string | [string, unknown]> {
+  const keys: Record<string, string | [string, unknown]> = { [field]: [key, raw] };
+  const spread = isObject(raw) && Array.isArray(raw.spreadConstraints) ? raw.spreadConstraints : [];
+  spread.forEach((s, i) => {
+    for (const g of ["maxGroups", "minGroups"])
+      keys[`${field}.spreadConstraints[${i}].${g}`] = [
+        `${key}.spreadConstraints[${i}].${g}`,
+        isObject(s) ? s[g] : undefined,
+      ];
+  });
+  return keys;
 }
 
 export interface OverrideConfig {
@@ -180,6 +171,10 @@ export interface OverrideConfig {
   plaintext: PlaintextOverride[];
 }
 
+/**
+ * Reads overrides' structure; their rules (a target, changes, JSON pointers) are
+ * FederatedIrisCluster's (`checkOverrides`), reported by the caller with `overrideKeys`.
+ */
 export function readOverrides(r: Reader, key: string, raw: unknown, joined: string[]): OverrideConfig[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
@@ -191,10 +186,8 @@ export function readOverrides(r: Reader, key: string, raw: unknown, joined: stri
     const obj = r.object(k, o);
     r.unknownKeys(k, obj, ["name", ...TARGET_KEYS, "plaintext"]);
     const target = readTarget(r, k, obj, joined);
-    if (!targetGiven(obj))
-      r.problems.add(k, o, "targets no member; set clusterNames, labels, matchExpressions or regions");
     const plaintext: PlaintextOverride[] = [];
-    if (!Array.isArray(obj.plaintext) || obj.plaintext.length === 0) {
+    if (!Array.isArray(obj.plaintext)) {
       r.problems.add(
         `${k}.plaintext`,
         obj.plaintext,
@@ -205,14 +198,20 @@ export function readOverrides(r: Reader, key: string, raw: unknown, joined: stri
         const pk = `${k}.plaintext[${j}]`;
         const po = r.object(pk, p);
         const path = r.string(`${pk}.path`, po.path, "") as string;
-        if (!path.startsWith("/"))
-          r.problems.add(`${pk}.path`, po.path, "must be a JSON pointer such as /spec/storageClassName");
         const operator = r.oneOf(`${pk}.operator`, po.operator, ["add", "remove", "replace"] as const, "replace");
-        if (operator !== "remove" && po.value === undefined)
-          r.problems.add(`${pk}.value`, undefined, `is required for operator ${operator}`);
         plaintext.push({ path, operator, value: po.value });
       });
     }
     return { name: r.string(`${k}.name`, obj.name), target, plaintext };
   });
+}
+
+/** The config keys of overrides' fields under `key` (an override's target fields sit on the entry). */
+export function overrideKeys(field: string, key: string, raw: unknown): Record<string, string | [string, unknown]> {
+  const keys: Record<string, string | [string, unknown]> = { [field]: key };
+  (Array.isArray(raw) ? raw : []).forEach((o, i) => {
+    keys[`${field}[${i}]`] = [`${key}[${i}]`, o];
+    keys[`${field}[${i}].target`] = `${key}[${i}]`;
+  });
+  return keys;
 }

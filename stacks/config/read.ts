@@ -20,6 +20,22 @@ export function configNumber(v: unknown): number | undefined {
   return typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : NaN;
 }
 
+/** The config key (and shown value) of a component's field: its own mapping, else its nearest mapped parent's. */
+function configKeyOf(
+  field: string,
+  value: unknown,
+  keys: Record<string, string | [string, unknown]>,
+): [string, unknown] {
+  const own = keys[field];
+  if (own !== undefined) return typeof own === "string" ? [own, value] : own;
+  const parent = Object.keys(keys)
+    .filter((k) => field.startsWith(`${k}.`) || field.startsWith(`${k}[`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (parent === undefined) return [field, value];
+  const target = keys[parent];
+  return [`${typeof target === "string" ? target : target[0]}${field.slice(parent.length)}`, value];
+}
+
 export class Reader {
   constructor(readonly problems: Problems) {}
 
@@ -47,13 +63,13 @@ export class Reader {
   /**
    * Reports a component's problems (`check…Args`) under config keys. `keys` maps each field to its
    * config key, or to the key and the config value to show (when the component got a converted
-   * value). A key that already has a problem gets no second one: several components may check one
+   * value). A field below a mapped one (`placement.labels.region` below `placement`) goes below its
+   * key. A key that already has a problem gets no second one: several components may check one
    * config value (a cluster's name is a kind, a Cilium and a Karmada name).
    */
   componentProblems(problems: ArgProblem[], keys: Record<string, string | [string, unknown]>): void {
     for (const [field, value, problem] of problems) {
-      const target = keys[field] ?? field;
-      const [key, shown] = typeof target === "string" ? [target, value] : target;
+      const [key, shown] = configKeyOf(field, value, keys);
       if (!this.problems.has(key)) this.problems.add(key, shown, problem);
     }
   }

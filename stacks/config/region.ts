@@ -7,6 +7,7 @@
 import { checkDns1123Label } from "../../components/names";
 import { Problems } from "../problems";
 import { checkKarmadaMemberArgs } from "../../components/karmada";
+import { checkCrdMirrorArgs } from "../../components/iko";
 import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, readCluster, readRegistryMirror } from "./cluster";
 import { FleetClusterConfig, readSecretRef } from "./fleet";
@@ -181,7 +182,9 @@ export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], curren
   }
   const iko = member.iko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;
   const crdManifestPath = iko?.crdManifestPath;
-  if (crdManifestPath === undefined) {
+  if (crdManifestPath !== undefined) {
+    r.componentProblems(checkCrdMirrorArgs({ manifestPath: crdManifestPath }), { manifestPath: "iko.crdManifestPath" });
+  } else {
     problems.add(
       "iko.crdManifestPath",
       undefined,

@@ -12,10 +12,22 @@ import { Registered, fakeKubeconfig, installMocks, settle } from "./mocks";
 const registered: Registered[] = installMocks();
 // Components are imported after the mocks are installed.
 import { CiliumCni, checkCiliumCniArgs } from "../../components/cilium";
+import { ExistingCluster, checkExistingClusterArgs } from "../../components/cluster";
 import { GkeCluster } from "../../components/gcp";
-import { IkoHomeOperator, checkIkoHomeOperatorArgs } from "../../components/iko";
-import { KarmadaControlPlane, KarmadaMember, checkKarmadaMemberArgs } from "../../components/karmada";
+import { CrdMirror, IkoHomeOperator, checkCrdMirrorArgs, checkIkoHomeOperatorArgs } from "../../components/iko";
+import { irisClusterManifest } from "../../components/iris";
+import {
+  FederatedIrisCluster,
+  FederatedIrisClusterArgs,
+  FleetSecret,
+  KarmadaControlPlane,
+  KarmadaMember,
+  checkFederatedIrisClusterArgs,
+  checkFleetSecretArgs,
+  checkKarmadaMemberArgs,
+} from "../../components/karmada";
 import { KindCluster, checkKindClusterArgs } from "../../components/kind";
+import { FleetTls, checkFleetCaOptions, checkFleetTlsArgs } from "../../components/tls";
 import { ConfigError, validateConfig } from "../../stacks";
 
 const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
@@ -58,7 +70,18 @@ const LONG = "c".repeat(40);
 interface Case {
   title: string;
   /** The component, its resource name, and how to construct it with the bad value. */
-  component: "KindCluster" | "CiliumCni" | "KarmadaMember" | "IkoHomeOperator" | "KarmadaControlPlane" | "GkeCluster";
+  component:
+    | "KindCluster"
+    | "CiliumCni"
+    | "KarmadaMember"
+    | "IkoHomeOperator"
+    | "KarmadaControlPlane"
+    | "GkeCluster"
+    | "FederatedIrisCluster"
+    | "FleetSecret"
+    | "FleetTls"
+    | "ExistingCluster"
+    | "CrdMirror";
   resource: string;
   construct: () => unknown;
   field: string;
@@ -71,6 +94,21 @@ interface Case {
 
 let host: KindCluster;
 let karmada: KarmadaControlPlane;
+
+const IMAGE = "containers.intersystems.com/intersystems/iris-community:2025.1";
+/** A FederatedIrisCluster of IrisCluster iris-a placed on ikoclone, with `extra` args. */
+const federated = (resource: string, extra: Partial<FederatedIrisClusterArgs>) => () =>
+  new FederatedIrisCluster(resource, {
+    karmada,
+    irisCluster: irisClusterManifest({ name: "iris-a", namespace: "default", image: IMAGE }),
+    placement: { clusterNames: ["ikoclone"] },
+    ...extra,
+  });
+/** The same in a fleet config: `federatedIrisClusters[0]` with `extra` keys. */
+const federatedConfig = (extra: Raw) => () => ({
+  ...fleet(),
+  federatedIrisClusters: [{ name: "iris-a", image: IMAGE, placement: { clusterNames: ["ikoclone"] }, ...extra }],
+});
 
 const CASES: Case[] = [
   {
@@ -441,6 +479,161 @@ const CASES: Case[] = [
     },
     key: "clusters[2].gke.machineType",
   },
+  {
+    title: "a policy name with capitals",
+    component: "FederatedIrisCluster",
+    resource: "fedpolicy",
+    construct: federated("fedpolicy", { policyName: "Iris_Policy" }),
+    field: "policyName",
+    value: "Iris_Policy",
+    problem: DNS,
+    config: federatedConfig({ policyName: "Iris_Policy" }),
+    key: "federatedIrisClusters[0].policyName",
+  },
+  {
+    title: "a set-based selector written as a label value",
+    component: "FederatedIrisCluster",
+    resource: "fedlabel",
+    construct: federated("fedlabel", { placement: { labels: { region: "in (a,c)" } } }),
+    field: "placement.labels.region",
+    value: "in (a,c)",
+    problem:
+      "is a set-based selector written as a label value, which selects nothing; write it as matchExpressions: [{key: region, operator: In, values: [a, c]}]",
+    config: federatedConfig({ placement: { labels: { region: "in (a,c)" } } }),
+    key: "federatedIrisClusters[0].placement.labels.region",
+  },
+  {
+    title: "a placement that sets no filter",
+    component: "FederatedIrisCluster",
+    resource: "fednowhere",
+    construct: federated("fednowhere", { placement: {} }),
+    field: "placement",
+    value: {},
+    problem: "places the object nowhere; set clusterNames, labels, matchExpressions, regions or affinities",
+    config: federatedConfig({ placement: {} }),
+    key: "federatedIrisClusters[0].placement",
+  },
+  {
+    title: "a spread constraint with more minGroups than maxGroups",
+    component: "FederatedIrisCluster",
+    resource: "fedspread",
+    construct: federated("fedspread", {
+      placement: { regions: ["a", "b"], spreadConstraints: [{ spreadByField: "region", maxGroups: 2, minGroups: 3 }] },
+    }),
+    field: "placement.spreadConstraints[0].minGroups",
+    value: 3,
+    problem: "is more than maxGroups (2); no placement can satisfy it",
+    config: federatedConfig({
+      placement: { regions: ["a", "b"], spreadConstraints: [{ spreadByField: "region", maxGroups: 2, minGroups: 3 }] },
+    }),
+    key: "federatedIrisClusters[0].placement.spreadConstraints[0].minGroups",
+  },
+  {
+    title: "an override path that is no JSON pointer",
+    component: "FederatedIrisCluster",
+    resource: "fedpath",
+    construct: federated("fedpath", {
+      overrides: [
+        { target: { clusterNames: ["ikoclone"] }, plaintext: [{ path: "spec.x", operator: "add", value: 1 }] },
+      ],
+    }),
+    field: "overrides[0].plaintext[0].path",
+    value: "spec.x",
+    problem: "must be a JSON pointer such as /spec/storageClassName",
+    config: federatedConfig({
+      overrides: [{ clusterNames: ["ikoclone"], plaintext: [{ path: "spec.x", operator: "add", value: 1 }] }],
+    }),
+    key: "federatedIrisClusters[0].overrides[0].plaintext[0].path",
+  },
+  {
+    title: "an override label key with a space",
+    component: "FederatedIrisCluster",
+    resource: "fedovlabel",
+    construct: federated("fedovlabel", {
+      overrides: [{ target: { labels: { "my tier": "a" } }, plaintext: [{ path: "/spec/x", operator: "remove" }] }],
+    }),
+    field: 'overrides[0].target.labels["my tier"]',
+    value: "my tier",
+    problem:
+      "is not a label key: the name (after any 'prefix/') must be 1 to 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit; use e.g. region or topology.kubernetes.io/region",
+    config: federatedConfig({
+      overrides: [{ labels: { "my tier": "a" }, plaintext: [{ path: "/spec/x", operator: "remove" }] }],
+    }),
+    key: 'federatedIrisClusters[0].overrides[0].labels["my tier"]',
+  },
+  {
+    title: "a failover grace period without purgeMode Gracefully",
+    component: "FederatedIrisCluster",
+    resource: "fedgrace",
+    construct: federated("fedgrace", {
+      failover: { application: { purgeMode: "Directly", gracePeriodSeconds: 60 } },
+    }),
+    field: "failover.application.gracePeriodSeconds",
+    value: 60,
+    problem: "only applies with purgeMode Gracefully (it is Directly); remove it or set purgeMode: Gracefully",
+    config: federatedConfig({ failover: { application: { purgeMode: "Directly", gracePeriodSeconds: 60 } } }),
+    key: "federatedIrisClusters[0].failover.application.gracePeriodSeconds",
+  },
+  {
+    title: "a fleet Secret name with capitals",
+    component: "FleetSecret",
+    resource: "fsname",
+    construct: () =>
+      new FleetSecret("fsname", { karmada, name: "Db_Pass", data: {}, placement: { clusterNames: ["ikoclone"] } }),
+    field: "name",
+    value: "Db_Pass",
+    problem: DNS,
+    config: () => ({
+      ...fleet(),
+      fleetSecrets: [{ name: "Db_Pass", dataKey: "dbPass", clusterNames: ["ikoclone"] }],
+      dbPass: { password: "x" },
+    }),
+    key: "fleetSecrets[0].name",
+  },
+  {
+    title: "a cert-manager namespace with a dot",
+    component: "FleetTls",
+    resource: "tlsns",
+    construct: () => new FleetTls("tlsns", { members: [host], namespace: "cert.manager" }),
+    field: "namespace",
+    value: "cert.manager",
+    problem: DNS,
+    config: () => ({ ...fleet(), fleetTls: { namespace: "cert.manager" } }),
+    key: "fleetTls.namespace",
+  },
+  {
+    title: "a CA valid for 0 days",
+    component: "FleetTls",
+    resource: "tlsdays",
+    construct: () => new FleetTls("tlsdays", { members: [host], ca: { generate: { validityDays: 0 } } }),
+    field: "ca.generate.validityDays",
+    value: 0,
+    problem: "must be a whole number from 1 to 36500 (days the CA is valid)",
+    config: () => ({ ...fleet(), fleetTls: { ca: { validityDays: 0 } } }),
+    key: "fleetTls.ca.validityDays",
+  },
+  {
+    title: "a kubeconfig file that does not exist",
+    component: "ExistingCluster",
+    resource: "ghostcluster",
+    construct: () => new ExistingCluster("ghostcluster", { kubeconfigPath: "/no/such/kubeconfig" }),
+    field: "kubeconfigPath",
+    value: "/no/such/kubeconfig",
+    problem: "cannot be read (ENOENT); point it at an existing kubeconfig file",
+    config: () => ({ ...wfh(), work: { name: "ikowork", kubeconfigPath: "/no/such/kubeconfig" } }),
+    key: "work.kubeconfigPath",
+  },
+  {
+    title: "a CRD manifest that does not exist",
+    component: "CrdMirror",
+    resource: "crdghost",
+    construct: () => new CrdMirror("crdghost", { target: host, manifestPath: "./no-crd.yaml" }),
+    field: "manifestPath",
+    value: "./no-crd.yaml",
+    problem: "does not exist; point it at a YAML file holding the irisclusters.intersystems.com CRD",
+    config: () => ({ ...fleet(), iko: { chartPath: CHART, crdManifestPath: "./no-crd.yaml" } }),
+    key: "iko.crdManifestPath",
+  },
 ];
 
 describe("component args: the constructor and the stack config report the same problem", () => {
@@ -609,5 +802,258 @@ describe("component args: the constructor and the stack config report the same p
         `iko-plus:clusters[1].name: "${"k".repeat(60)}" is 60 characters; Cilium ClusterMesh allows at most 32, so shorten it`,
       ],
     );
+  });
+  it("CrdMirror: exactly one source, a CRD name with its group, a manifest that exists", () => {
+    assert.deepStrictEqual(checkCrdMirrorArgs({ manifestPath: CRD }), []);
+    assert.deepStrictEqual(checkCrdMirrorArgs({ sourceCluster: host, crdName: "widgets.example.com" }), []);
+    assert.deepStrictEqual(checkCrdMirrorArgs({}), [
+      [
+        "manifestPath",
+        undefined,
+        "is required unless sourceCluster is given; give exactly one of manifestPath and sourceCluster",
+      ],
+    ]);
+    assert.deepStrictEqual(checkCrdMirrorArgs({ manifestPath: CRD, sourceCluster: host }), [
+      ["manifestPath", CRD, "is set together with sourceCluster; give exactly one of manifestPath and sourceCluster"],
+    ]);
+    assert.deepStrictEqual(checkCrdMirrorArgs({ manifestPath: "./none.yaml", crdName: "widgets" }), [
+      ["crdName", "widgets", "is not a CRD name; use <plural>.<group>, e.g. irisclusters.intersystems.com"],
+      ["manifestPath", "./none.yaml", "does not exist; point it at a YAML file holding the widgets CRD"],
+    ]);
+  });
+
+  it("ExistingCluster: exactly one kubeconfig source; a file must be a usable kubeconfig", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-existing-args-"));
+    const good = path.join(dir, "good");
+    fs.writeFileSync(good, fakeKubeconfig("x", "https://127.0.0.1:6443"));
+    const bad = path.join(dir, "bad");
+    fs.writeFileSync(bad, "kind: Config\n");
+    assert.deepStrictEqual(checkExistingClusterArgs({ kubeconfigPath: good }), []);
+    assert.deepStrictEqual(checkExistingClusterArgs({ kubeconfig: "contents" }), []);
+    assert.deepStrictEqual(checkExistingClusterArgs({}), [
+      ["kubeconfigPath", undefined, "is required, or give the kubeconfig's contents instead"],
+    ]);
+    assert.deepStrictEqual(checkExistingClusterArgs({ kubeconfig: "contents", kubeconfigPath: good }), [
+      ["kubeconfigPath", good, "is set together with the kubeconfig's contents; keep one of them"],
+    ]);
+    assert.deepStrictEqual(checkExistingClusterArgs({ kubeconfigPath: dir }), [
+      ["kubeconfigPath", dir, "cannot be read (EISDIR); point it at an existing kubeconfig file"],
+    ]);
+    const [[field, value, problem]] = checkExistingClusterArgs({ kubeconfigPath: bad });
+    assert.deepStrictEqual([field, value], ["kubeconfigPath", bad]);
+    assert.match(problem, /^is not a usable kubeconfig: /);
+    assert.throws(() => new ExistingCluster("twosources", { kubeconfig: "contents", kubeconfigPath: good }), {
+      message: `ExistingCluster "twosources": kubeconfigPath: ${JSON.stringify(good)} is set together with the kubeconfig's contents; keep one of them`,
+    });
+  });
+
+  it("FleetTls: members (at least one, each once), a pinned cert-manager it installs, names, certificates, CA options", () => {
+    const a = { name: "a" };
+    assert.deepStrictEqual(checkFleetTlsArgs({ members: [a] }), []);
+    assert.deepStrictEqual(
+      checkFleetTlsArgs({
+        members: [a, { name: "b" }],
+        certManagerVersion: "v1.19.1",
+        namespace: "cm",
+        issuerName: "fleet.ca",
+        caSecretName: "fleet-ca",
+        certificates: [{ name: "iris-a" }, { name: "iris-a", namespace: "other", secretName: "iris.tls" }],
+        ca: { generate: { validityDays: 36500, generation: 1_000_000, keyBits: 2048, commonName: "c".repeat(64) } },
+      }),
+      [],
+    );
+    assert.deepStrictEqual(checkFleetTlsArgs({ members: [] }), [
+      ["members", [], "is empty; list the clusters that issue certificates, e.g. [ikoclone]"],
+    ]);
+    assert.deepStrictEqual(checkFleetTlsArgs({ members: [a, { name: "b" }, a] }), [
+      ["members", "a", "is listed twice; list each cluster once"],
+    ]);
+    assert.deepStrictEqual(
+      checkFleetTlsArgs({ members: [a], certManagerVersion: "v1.19.1", installCertManager: false }),
+      [
+        [
+          "certManagerVersion",
+          "v1.19.1",
+          "is set but installCertManager is false, so nothing installs it; remove it or set installCertManager: true",
+        ],
+      ],
+    );
+    assert.deepStrictEqual(checkFleetTlsArgs({ members: [a], certManagerVersion: "latest" }), [
+      ["certManagerVersion", "latest", 'must be a pinned chart version such as v1.19.1 (no range, no "latest")'],
+    ]);
+    assert.deepStrictEqual(
+      checkFleetTlsArgs({
+        members: [a],
+        issuerName: "Fleet CA",
+        certificates: [{ name: "Iris" }, { name: "iris-b", namespace: "x.y" }, { name: "iris-b", namespace: "x.y" }],
+      }),
+      [
+        [
+          "issuerName",
+          "Fleet CA",
+          "is not a DNS-1123 subdomain; use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
+        ],
+        ["certificates[0].name", "Iris", DNS],
+        ["certificates[1].namespace", "x.y", DNS],
+        ["certificates[2].namespace", "x.y", DNS],
+        ["certificates[2].name", "iris-b", "is listed twice in namespace x.y; request each certificate once"],
+      ],
+    );
+    assert.deepStrictEqual(
+      checkFleetCaOptions({ commonName: "c".repeat(65), organization: "o".repeat(65), generation: 0, keyBits: 1024 }),
+      [
+        ["commonName", "c".repeat(65), "is 65 characters; an X.509 common name has at most 64"],
+        ["organization", "o".repeat(65), "is 65 characters; an X.509 organization has at most 64"],
+        ["generation", 0, "must be a whole number from 1 to 1000000 (raise it by one to generate a new CA)"],
+        ["keyBits", 1024, "is not a supported RSA key size; use one of: 2048, 3072, 4096"],
+      ],
+    );
+  });
+
+  it("FederatedIrisCluster: its names, one placement form, targets, spread, failover, overrides and the names it propagates", () => {
+    const placement = { clusterNames: ["m1"] };
+    const iris = { metadata: { name: "iris-a", namespace: "default" } };
+    assert.deepStrictEqual(checkFederatedIrisClusterArgs({ irisCluster: iris, policyName: "p", placement }), []);
+    assert.deepStrictEqual(
+      checkFederatedIrisClusterArgs({
+        irisCluster: iris,
+        placement: {
+          affinities: [
+            { name: "primary", regions: ["a"] },
+            { name: "dr", matchExpressions: [{ key: "tier", operator: "Exists" }] },
+          ],
+          spreadConstraints: [{ spreadByField: "region", maxGroups: 100, minGroups: 1 }],
+        },
+        failover: { application: { tolerationSeconds: 0, purgeMode: "Gracefully", gracePeriodSeconds: 86400 } },
+        overrides: [
+          { name: "ov", target: { labels: { tier: "a" } }, plaintext: [{ path: "/spec/x", operator: "remove" }] },
+        ],
+        secrets: ["s.one"],
+        configMaps: ["cm"],
+      }),
+      [],
+    );
+    assert.deepStrictEqual(
+      checkFederatedIrisClusterArgs({
+        irisCluster: { metadata: { namespace: "Bad" } },
+        policyName: "p".repeat(64),
+        placement: {
+          clusterNames: ["m1", "m1"],
+          affinities: [{ name: "g" }],
+          spreadConstraints: [{ spreadByField: "zone", maxGroups: 101, minGroups: 0 }],
+        },
+        failover: { application: { tolerationSeconds: 86401 } },
+        overrides: [{ name: "Ov", target: {}, plaintext: [] }],
+        secrets: ["Bad_Secret"],
+      }),
+      [
+        ["irisCluster.metadata.name", undefined, "is required; give the IrisCluster a DNS-1123 name"],
+        ["irisCluster.metadata.namespace", "Bad", DNS],
+        ["policyName", "p".repeat(64), "is 64 characters; a DNS-1123 label has at most 63"],
+        [
+          "placement.affinities",
+          "[...]",
+          "is set together with clusterNames, labels, matchExpressions or regions; use one of the two forms",
+        ],
+        ["placement.clusterNames", ["m1", "m1"], "names m1 more than once; list each member once"],
+        ["placement.spreadConstraints[0].maxGroups", 101, "must be a whole number from 1 to 100"],
+        ["placement.spreadConstraints[0].minGroups", 0, "must be a whole number from 1 to 100"],
+        [
+          "failover.application.tolerationSeconds",
+          86401,
+          "must be a whole number from 0 to 86400 (seconds an IrisCluster may stay unhealthy before it moves)",
+        ],
+        [
+          "overrides[0]",
+          { name: "Ov", target: {}, plaintext: [] },
+          "targets no member; set clusterNames, labels, matchExpressions or regions",
+        ],
+        [
+          "overrides[0].plaintext",
+          [],
+          "must be a non-empty list of {path: /spec/..., operator: add|remove|replace, value}",
+        ],
+        ["overrides[0].name", "Ov", DNS],
+        [
+          "secrets[0]",
+          "Bad_Secret",
+          "is not a DNS-1123 subdomain; use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
+        ],
+      ],
+    );
+    assert.deepStrictEqual(
+      checkFederatedIrisClusterArgs({
+        placement: { affinities: [] },
+        failover: {},
+        overrides: [{ target: { clusterNames: ["m1"] }, plaintext: [{ path: "/spec/x", operator: "replace" }] }],
+      }),
+      [
+        ["placement.affinities", [], "must be a non-empty list of {name, clusterNames|labels}, primary first"],
+        [
+          "failover",
+          {},
+          "sets no failover; give application: {tolerationSeconds, purgeMode} and/or cluster: {purgeMode}, or remove it",
+        ],
+        ["overrides[0].plaintext[0].value", undefined, "is required for operator replace"],
+      ],
+    );
+    assert.deepStrictEqual(
+      checkFederatedIrisClusterArgs({
+        placement: {
+          matchExpressions: [{ key: "region", operator: "In" }],
+          spreadConstraints: [{ spreadByField: "region", maxGroups: 1.5 }],
+        },
+        failover: { application: { purgeMode: "Never", gracePeriodSeconds: 0 } },
+      }),
+      [
+        [
+          "placement.matchExpressions[0].values",
+          undefined,
+          "is required with operator In: a non-empty list of label values, e.g. [us-central1]",
+        ],
+        ["placement.spreadConstraints[0].maxGroups", 1.5, "must be a whole number from 1 to 100"],
+        [
+          "failover.application.gracePeriodSeconds",
+          0,
+          "only applies with purgeMode Gracefully (it is Never); remove it or set purgeMode: Gracefully",
+        ],
+      ],
+    );
+    // Gracefully (also by default): the grace period's range.
+    assert.deepStrictEqual(checkFederatedIrisClusterArgs({ failover: { application: { gracePeriodSeconds: 0 } } }), [
+      [
+        "failover.application.gracePeriodSeconds",
+        0,
+        "must be a whole number from 1 to 86400 (seconds the old copy is kept at most)",
+      ],
+    ]);
+  });
+
+  it("FederatedIrisCluster and FleetSecret constructors: one error listing every problem, the default policy name checked", async () => {
+    const n = registered.length;
+    const long = "i".repeat(60);
+    assert.throws(
+      federated("fedmany", {
+        irisCluster: irisClusterManifest({ name: long, namespace: "default", image: IMAGE }),
+        placement: {},
+      }),
+      {
+        message:
+          `FederatedIrisCluster "fedmany": policyName: "${long}-propagate" is 70 characters; a DNS-1123 label has at most 63; ` +
+          "placement: {} places the object nowhere; set clusterNames, labels, matchExpressions, regions or affinities",
+      },
+    );
+    assert.throws(
+      () => new FleetSecret("fsnowhere", { karmada, name: "db", namespace: "x_y", data: {}, placement: {} }),
+      {
+        message: `FleetSecret "fsnowhere": namespace: "x_y" ${DNS}; placement: {} sends the Secret nowhere; set clusterNames, labels or matchExpressions`,
+      },
+    );
+    assert.deepStrictEqual(
+      checkFleetSecretArgs({ name: "db", namespace: "default", placement: { labels: { a: "b" } } }),
+      [],
+    );
+    await tick();
+    assert.strictEqual(since(n).length, 0);
   });
 });

@@ -283,7 +283,10 @@ describe("components under mocks", () => {
       one(since(n), "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "mirror-crd").provider,
       await providerUrn(dst.provider),
     );
-    assert.throws(() => new CrdMirror("bad", { target: dst }), /give exactly one of manifestPath and sourceCluster/);
+    assert.throws(() => new CrdMirror("bad", { target: dst }), {
+      message:
+        'CrdMirror "bad": manifestPath: (not set) is required unless sourceCluster is given; give exactly one of manifestPath and sourceCluster',
+    });
   });
 
   it("wfh stack: the recipe's clusters, Cilium on both, IKO at home, IrisClusters at work after the CRD", async () => {
