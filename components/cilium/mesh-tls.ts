@@ -166,7 +166,13 @@ export class MeshCertificates extends pulumi.dynamic.Resource {
 
   /** One certificate and its key (secret). */
   pem(kind: MeshCertKind): { cert: pulumi.Output<string>; key: pulumi.Output<string> } {
-    const self = this as unknown as Record<string, pulumi.Output<string>>;
-    return { cert: self[`${kind}CertPem`], key: pulumi.secret(self[`${kind}KeyPem`]) };
+    const pems: Record<MeshCertKind, [pulumi.Output<string>, pulumi.Output<string>]> = {
+      server: [this.serverCertPem, this.serverKeyPem],
+      admin: [this.adminCertPem, this.adminKeyPem],
+      local: [this.localCertPem, this.localKeyPem],
+      remote: [this.remoteCertPem, this.remoteKeyPem],
+    };
+    const [cert, key] = pems[kind];
+    return { cert, key: pulumi.secret(key) };
   }
 }

@@ -13,6 +13,15 @@ export const MAX_MEMBER_NAME = 48;
 
 export type Obj = Record<string, unknown>;
 
+/** An RBAC rule (rbac.authorization.k8s.io/v1 PolicyRule) with the fields this project sets. */
+export interface PolicyRule {
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+  verbs: string[];
+}
+
 /** ServiceAccount (and token Secret) Karmada's controllers use on the member. */
 export function memberServiceAccountName(cluster: string): string {
   return `karmada-${cluster}`;
@@ -67,7 +76,7 @@ export const MEMBER_ACCESS: readonly MemberAccess[] = ["scoped", "cluster-admin"
 const ALL_VERBS = ["get", "list", "watch", "create", "update", "patch", "delete"];
 
 /** The ClusterRole rules for Karmada's controllers on a member, by access. */
-export function memberClusterRoleRules(access: MemberAccess = "scoped"): Obj[] {
+export function memberClusterRoleRules(access: MemberAccess = "scoped"): PolicyRule[] {
   if (access === "cluster-admin") {
     return [
       { apiGroups: ["*"], resources: ["*"], verbs: ["*"] },

@@ -245,7 +245,7 @@ function declarePushJoin(
     `${name}-member-role`,
     {
       metadata: { name: roleName },
-      rules: memberClusterRoleRules(args.access ?? "scoped") as unknown as k8s.types.input.rbac.v1.PolicyRule[],
+      rules: memberClusterRoleRules(args.access ?? "scoped"),
     },
     onMember(),
   );

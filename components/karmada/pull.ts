@@ -21,6 +21,7 @@ import {
   KARMADA_CLUSTER_NAMESPACE,
   MemberAccess,
   Obj,
+  PolicyRule,
   clusterObject,
   memberClusterRoleRules,
 } from "./join";
@@ -69,7 +70,7 @@ export function agentLeaseRoleName(cluster: string): string {
  * (the interpreter's webhook resolver), and write events. register's rules without clusters
  * create/delete and CSRs.
  */
-export function agentClusterRoleRules(cluster: string): Obj[] {
+export function agentClusterRoleRules(cluster: string): PolicyRule[] {
   return [
     { apiGroups: ["cluster.karmada.io"], resources: ["clusters"], resourceNames: [cluster], verbs: ["get"] },
     { apiGroups: ["cluster.karmada.io"], resources: ["clusters"], verbs: ["list", "watch"] },
@@ -86,7 +87,7 @@ export function agentClusterRoleRules(cluster: string): Obj[] {
 }
 
 /** What the agent may do with the Works in its execution namespace (register's work Role). */
-export function agentWorkRoleRules(): Obj[] {
+export function agentWorkRoleRules(): PolicyRule[] {
   return [
     {
       apiGroups: ["work.karmada.io"],
@@ -98,7 +99,7 @@ export function agentWorkRoleRules(): Obj[] {
 }
 
 /** Its cluster lease (`karmada-cluster/<cluster>`): create, then get and update that one (create cannot be limited by name). */
-export function agentLeaseRoleRules(cluster: string): Obj[] {
+export function agentLeaseRoleRules(cluster: string): PolicyRule[] {
   return [
     { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["create"] },
     { apiGroups: ["coordination.k8s.io"], resources: ["leases"], resourceNames: [cluster], verbs: ["get", "update"] },
@@ -117,7 +118,7 @@ export function agentKarmadaRbac(cluster: string): {
   ];
   const roleRef = (kind: string, name: string) => ({ apiGroup: "rbac.authorization.k8s.io", kind, name });
   const crName = agentClusterRoleName(cluster);
-  const roles: [string, string, Obj[]][] = [
+  const roles: [string, string, PolicyRule[]][] = [
     [agentWorkRoleName(cluster), workNamespace(cluster), agentWorkRoleRules()],
     [agentLeaseRoleName(cluster), KARMADA_CLUSTER_NAMESPACE, agentLeaseRoleRules(cluster)],
   ];

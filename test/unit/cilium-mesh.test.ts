@@ -359,8 +359,11 @@ describe("unit (mocks): ClusterMesh", () => {
           unwrapSecret(s.inputs.stringData).secret,
           `${member} ${kind}: the Secret's data (its key) is secret input`,
         );
-        const key = await resolve(mesh.certificates[member].pem(kind).key);
+        const pem = mesh.certificates[member].pem(kind);
+        const key = await resolve(pem.key);
         assert.strictEqual(key.secret, true, `${member} ${kind}: the client key output is secret`);
+        assert.strictEqual(key.value, `fake:mesh-${member}-certs:${kind}KeyPem`, `${member} ${kind}: its own key`);
+        assert.strictEqual((await resolve(pem.cert)).value, `fake:mesh-${member}-certs:${kind}CertPem`);
       }
     }
     // Each release: its own NodePort, the other member as its one peer, after its own Secrets.

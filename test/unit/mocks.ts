@@ -118,6 +118,10 @@ export function installMocks(preview = false): Registered[] {
           state.kubeconfig = fakeKubeconfig(`kind-${inputs.name}`, "https://127.0.0.1:41234");
           state.peerKubeconfig = fakeKubeconfig(`kind-${inputs.name}`, `https://${inputs.name}-control-plane:6443`);
         }
+        // Certificates a dynamic provider would issue: each output its own value, so a wrong wiring shows.
+        if (args.type.endsWith(":MeshCertificates"))
+          for (const kind of ["server", "admin", "local", "remote"])
+            for (const k of [`${kind}CertPem`, `${kind}KeyPem`]) state[k] = `fake:${args.name}:${k}`;
         if (args.type === "pulumi:pulumi:StackReference") {
           const ref = stackOutputs.get(String(args.inputs.name));
           state.outputs = ref?.outputs ?? {};
