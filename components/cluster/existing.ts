@@ -124,9 +124,11 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
     this.peerEndpoint = pulumi.unsecret(
       this.peerKubeconfig.apply((text) => parseKubeconfig(text, `cluster "${name}" peerKubeconfig`).server),
     );
+    // Given a file, the provider gets its path: the state records where the credentials are, not
+    // a copy of them (the program reads the file at every run anyway, and destroy reads it too).
     this.provider = new k8s.Provider(
       `${name}-k8s`,
-      { kubeconfig: this.kubeconfig, clusterIdentifier: name },
+      { kubeconfig: args.kubeconfigPath ?? this.kubeconfig, clusterIdentifier: name },
       { parent: this },
     );
     this.readyGate = [];

@@ -210,7 +210,9 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     }
     this.provider = new k8s.Provider(
       `${name}-karmada-api`,
-      { kubeconfig: this.kubeconfig, clusterIdentifier: `${name}-karmada-api` },
+      // Given a file, the provider gets its path (as ExistingCluster's does): state records where the
+      // credentials are, not a copy of them.
+      { kubeconfig: args.existing?.kubeconfigPath ?? this.kubeconfig, clusterIdentifier: `${name}-karmada-api` },
       { parent: this },
     );
     this.readyGate = this.release && this.apiReady ? [this.release, this.apiReady] : [];

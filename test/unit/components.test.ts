@@ -79,7 +79,7 @@ describe("components under mocks", () => {
     assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret, "the provider gets the kubeconfig as a secret");
   });
 
-  it("ExistingCluster: from a file, with the same handle shape; a missing file is one clear error", async () => {
+  it("ExistingCluster: from a file (its provider gets the path) or contents (as a secret), with the same handle shape; a missing file is one clear error", async () => {
     const n = registered.length;
     const fs = await import("fs");
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "iko-existing-")), "kc");
@@ -89,7 +89,22 @@ describe("components under mocks", () => {
     assert.ok((await resolve(c.kubeconfig)).secret);
     assert.strictEqual((await resolve(c.peerEndpoint)).value, "https://127.0.0.1:7443");
     assert.strictEqual((await resolve(c.caData)).value, Buffer.from("FAKE-CA-PEM").toString("base64"));
-    assert.strictEqual(one(since(n), "pulumi:providers:kubernetes", "ikowork-k8s").parent, await urnOf(c));
+    const provider = one(since(n), "pulumi:providers:kubernetes", "ikowork-k8s");
+    assert.strictEqual(provider.parent, await urnOf(c));
+    // The provider gets the file's path, so state records where the credentials are, not a copy.
+    assert.deepStrictEqual(unwrapSecret(provider.inputs.kubeconfig), { value: file, secret: false });
+    // Given contents, it gets them, as a secret.
+    const m = registered.length;
+    const text = fakeKubeconfig("lab-ikoother", "https://127.0.0.1:7444");
+    const byContents = new ExistingCluster("ikoother", { kubeconfig: text });
+    await settle(byContents, byContents.provider);
+    assert.deepStrictEqual(
+      unwrapSecret(one(since(m), "pulumi:providers:kubernetes", "ikoother-k8s").inputs.kubeconfig),
+      {
+        value: text,
+        secret: true,
+      },
+    );
     assert.throws(() => new ExistingCluster("ghost", { kubeconfigPath: "/no/such/file" }), {
       message:
         'ExistingCluster "ghost": kubeconfigPath: "/no/such/file" cannot be read (ENOENT); point it at an existing kubeconfig file',

@@ -118,12 +118,25 @@ describe("Karmada components under mocks", () => {
     ]);
   });
 
-  it("KarmadaControlPlane existing: a provider from the given kubeconfig, nothing installed", async () => {
+  it("KarmadaControlPlane existing: a provider from the given kubeconfig (a file's path, or contents as a secret), nothing installed", async () => {
     const n = registered.length;
     const kp = existingKarmada("kx");
     await settle(kp, kp.provider);
     assert.ok(!since(n).some((r) => r.type === "kubernetes:helm.sh/v3:Release"));
     assert.strictEqual((await resolve(kp.endpoint)).value, "https://127.0.0.1:5443");
+    const byFile = unwrapSecret(one(since(n), "pulumi:providers:kubernetes", "kx-karmada-api").inputs.kubeconfig);
+    assert.ok(!byFile.secret && /iko-karmada-.*\/kubeconfig$/.test(String(byFile.value)), `the path: ${byFile.value}`);
+    const m = registered.length;
+    const text = fakeKubeconfig("karmada", "https://127.0.0.1:5444");
+    const byContents = new KarmadaControlPlane("ky", { existing: { kubeconfig: text } });
+    await settle(byContents, byContents.provider);
+    assert.deepStrictEqual(
+      unwrapSecret(one(since(m), "pulumi:providers:kubernetes", "ky-karmada-api").inputs.kubeconfig),
+      {
+        value: text,
+        secret: true,
+      },
+    );
     assert.throws(
       () => new KarmadaControlPlane("bad", {}),
       /KarmadaControlPlane "bad": helm: \(not set\) or existing is required \(exactly one\)/,
