@@ -96,7 +96,8 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
 
   // A federated object waits for (and on destroy goes before) the joins its placement can select,
   // and only those: a member that is down holds back nothing placed elsewhere. On destroy, each
-  // join (its Cluster and Secrets) waits until Karmada has removed those objects from the member.
+  // join (its Cluster and Secrets) waits until Karmada has removed those objects from the member:
+  // the wait's delete starts beside the objects' and ends when Karmada has cleaned the member.
   const placeable = cfg.clusters
     .filter((c) => c.join)
     .map((c) => ({ name: c.name, labels: c.join?.labels, region: c.join?.region }));
@@ -152,7 +153,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
 
   const joinsFor = (p: Placement) => {
     const names = selectableMembers(p, placeable);
-    return members.filter((m) => names.includes(m.clusterName));
+    return members.filter((m) => names.includes(m.clusterName)).flatMap((m) => m.joined);
   };
 
   // Fleet TLS: the CA and certificates on its members, before the IrisClusters that mount them.

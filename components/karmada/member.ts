@@ -15,8 +15,8 @@
  * Destroy unjoins in the safe order: first a wait (MemberWorksGone) until Karmada has removed this
  * stack's propagated objects from the member (its Works in `karmada-es-<member>` are gone; in Pull
  * mode the agent removes them, so it goes only after the wait), then the Cluster, then the
- * credentials, then the member side. The federated objects depend on the whole member, the wait
- * included, so they go before it.
+ * credentials, then the member side. The federated objects depend on `joined` (the Cluster, and
+ * the agent in Pull mode), so they go before those; the wait's delete runs beside theirs.
  */
 import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
@@ -172,6 +172,12 @@ export class KarmadaMember extends pulumi.ComponentResource {
   declare public readonly cluster: k8s.apiextensions.CustomResource;
   /** The destroy-time wait for the member's Works (deleted before the Cluster). */
   declare public readonly worksGone: MemberWorksGone;
+  /**
+   * What an object propagated to this member depends on: the Cluster, and in Pull mode the agent.
+   * Not the destroy-time wait: that one's delete runs beside the objects' deletion and lasts until
+   * Karmada has removed them, so nothing waits for its provider to start on `up`.
+   */
+  declare public readonly joined: pulumi.Resource[];
 
   constructor(name: string, args: KarmadaMemberArgs, opts?: pulumi.ComponentResourceOptions) {
     const member = args.member;
@@ -212,6 +218,7 @@ export class KarmadaMember extends pulumi.ComponentResource {
       },
       { parent: this, dependsOn: [this.cluster, ...(agent ? [agent] : [])] },
     );
+    this.joined = agent ? [this.cluster, agent] : [this.cluster];
     this.registerOutputs({ clusterName: cluster });
   }
 }

@@ -345,7 +345,7 @@ describe("unit: the MemberWorksGone provider against a fake Karmada API", functi
 });
 
 describe("unit (mocks): the fleet stack orders each unjoin after its member's Works", () => {
-  it("federated objects, then <member>-member-works-gone (this stack's objects, secret Karmada credentials), then the member's Cluster", async () => {
+  it("federated objects beside <member>-member-works-gone (this stack's objects, secret Karmada credentials), both before the member's Cluster", async () => {
     const { validateConfig, fleetStack } = await import("../../stacks");
     const kc = fakeKubeconfigFiles("iko-works-");
     const cfg = validateConfig(
@@ -405,19 +405,17 @@ describe("unit (mocks): the fleet stack orders each unjoin after its member's Wo
       key: "FAKE-KEY",
     });
     assert.deepStrictEqual(deps(clone), ["ikoclone-member-cluster"], "created after (so deleted before) the Cluster");
+    // The objects follow the members' Clusters (deleted before them), not the waits: a wait's
+    // delete runs beside theirs, and `up` does not wait for the dynamic provider to start.
+    const template = deps(find("kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-iris-a-template"));
     assert.ok(
-      deps(find("kubernetes:intersystems.com/v1alpha1:IrisCluster", "default-iris-a-template")).includes(
-        "ikoclone-member-works-gone",
-      ),
-      "the template is deleted before the wait",
+      template.includes("ikoclone-member-cluster") && template.includes("ikohome-member-cluster"),
+      `the template is deleted before both Clusters: ${template.join(" ")}`,
     );
-    assert.ok(
-      deps(find("kubernetes:core/v1:Secret", "default-shhhh-secret-secret")).includes("ikoclone-member-works-gone"),
-      "the fleet Secret too",
-    );
-    assert.ok(
-      !deps(find("kubernetes:core/v1:Secret", "default-shhhh-secret-secret")).includes("ikohome-member-works-gone"),
-      "and not for a member it is not placed on",
-    );
+    assert.ok(!template.some((d) => d.endsWith("-works-gone")), `and not after the waits: ${template.join(" ")}`);
+    const fleetSecret = deps(find("kubernetes:core/v1:Secret", "default-shhhh-secret-secret"));
+    assert.ok(fleetSecret.includes("ikoclone-member-cluster"), "the fleet Secret too");
+    assert.ok(!fleetSecret.some((d) => d.endsWith("-works-gone")), "the fleet Secret not after the waits");
+    assert.ok(!fleetSecret.includes("ikohome-member-cluster"), "and not for a member it is not placed on");
   });
 });
