@@ -156,13 +156,14 @@ export class KarmadaMember extends pulumi.ComponentResource {
       provider: member.provider,
       dependsOn: member.readyGate,
     });
+    const join = { self: this, name, args, cluster, kubeSystem };
     let agent: k8s.apps.v1.Deployment | undefined;
     if (args.syncMode === "Pull") {
-      const pull = declarePullJoin(this, name, args, cluster, kubeSystem);
+      const pull = declarePullJoin(join);
       this.cluster = pull.cluster;
       agent = pull.agent;
     } else {
-      this.cluster = declarePushJoin(this, name, args, cluster, kubeSystem);
+      this.cluster = declarePushJoin(join);
     }
     // Deleted before the Cluster (and in Pull mode before the agent, which does the removing):
     // waits until Karmada has removed this stack's objects from the member.

@@ -7,7 +7,6 @@ import * as pulumi from "@pulumi/pulumi";
 import { clusterOptions } from "../cluster";
 import { parseKubeconfig } from "../kubeconfig";
 import { KARMADA_CLUSTER_NAMESPACE, memberNamespace } from "./join";
-import type { KarmadaMemberArgs } from "./member";
 import {
   AGENT,
   AGENT_KUBECONFIG_SECRET,
@@ -23,7 +22,7 @@ import {
   executionNamespace,
   pullClusterSpec,
 } from "./pull";
-import { declareClusterObject, meta } from "./push";
+import { Join, declareClusterObject, meta } from "./push";
 
 /**
  * Pull mode: the agent's credential and RBAC in Karmada, the Cluster, and the agent on the
@@ -31,13 +30,11 @@ import { declareClusterObject, meta } from "./push";
  * Roles → bindings; Cluster (after the execution namespace); Deployment last (after the Cluster,
  * its bindings and kubeconfig), so the agent's first registration finds everything it may use.
  */
-export function declarePullJoin(
-  self: pulumi.ComponentResource,
-  name: string,
-  args: KarmadaMemberArgs,
-  cluster: string,
-  kubeSystem: k8s.core.v1.Namespace,
-): { cluster: k8s.apiextensions.CustomResource; agent: k8s.apps.v1.Deployment } {
+export function declarePullJoin(join: Join): {
+  cluster: k8s.apiextensions.CustomResource;
+  agent: k8s.apps.v1.Deployment;
+} {
+  const { self, name, args, cluster } = join;
   const member = args.member;
   const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, member, deps);
   const onKarmada = (deps: pulumi.Resource[] = []) => clusterOptions(self, args.karmada, deps);
@@ -94,16 +91,7 @@ export function declarePullJoin(
       onKarmada([r, agentSa]),
     );
   });
-  const clusterCr = declareClusterObject(
-    self,
-    name,
-    args,
-    cluster,
-    kubeSystem,
-    (apiEndpoint, id) =>
-      pullClusterSpec({ apiEndpoint, id, provider: args.provider, region: args.region, zones: args.zones }),
-    [esNs, ...(args.dependsOn ?? [])],
-  );
+  const clusterCr = declareClusterObject(join, pullClusterSpec, [esNs, ...(args.dependsOn ?? [])]);
 
   // Member side: the namespace, the agent's kubeconfig of the Karmada API (secret), its
   // ServiceAccount and scoped ClusterRole, then the agent.

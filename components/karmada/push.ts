@@ -6,6 +6,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { clusterOptions } from "../cluster";
 import {
+  ClusterObjectArgs,
   IMPERSONATOR,
   KARMADA_CLUSTER_NAMESPACE,
   Obj,
@@ -25,36 +26,42 @@ import { Cluster } from "./types";
 export const meta = (o: Obj) => o.metadata as k8s.types.input.meta.v1.ObjectMeta;
 
 /**
+ * What a join is declared from: the KarmadaMember, its resource name and args, the member's name
+ * in Karmada and its kube-system namespace.
+ */
+export interface Join {
+  self: pulumi.ComponentResource;
+  name: string;
+  args: KarmadaMemberArgs;
+  cluster: string;
+  kubeSystem: k8s.core.v1.Namespace;
+}
+
+/**
  * The member's Cluster object in Karmada, `${name}-cluster`: apiVersion, kind and metadata from
- * its name and labels, the spec from the member's peer endpoint and kube-system UID.
+ * its name and labels, the spec from the member's peer endpoint, kube-system UID and placement.
  */
 export function declareClusterObject(
-  self: pulumi.ComponentResource,
-  name: string,
-  args: KarmadaMemberArgs,
-  cluster: string,
-  kubeSystem: k8s.core.v1.Namespace,
-  specOf: (apiEndpoint: string, id: string) => Cluster["spec"],
+  { self, name, args, cluster, kubeSystem }: Join,
+  specOf: (s: Omit<ClusterObjectArgs, "name" | "labels">) => Cluster["spec"],
   dependsOn: pulumi.Resource[],
 ): k8s.apiextensions.CustomResource {
+  const { provider, region, zones } = args;
   return new k8s.apiextensions.CustomResource(
     `${name}-cluster`,
     {
       ...clusterHead({ name: cluster, labels: args.labels }),
-      spec: pulumi.all([args.member.peerEndpoint, kubeSystem.metadata.uid]).apply(([e, id]) => specOf(e, id)),
+      spec: pulumi
+        .all([args.member.peerEndpoint, kubeSystem.metadata.uid])
+        .apply(([apiEndpoint, id]) => specOf({ apiEndpoint, id, provider, region, zones })),
     },
     clusterOptions(self, args.karmada, dependsOn),
   );
 }
 
 /** Push mode: `karmadactl join`'s objects on the member and in Karmada; returns the Cluster. */
-export function declarePushJoin(
-  self: pulumi.ComponentResource,
-  name: string,
-  args: KarmadaMemberArgs,
-  cluster: string,
-  kubeSystem: k8s.core.v1.Namespace,
-): k8s.apiextensions.CustomResource {
+export function declarePushJoin(join: Join): k8s.apiextensions.CustomResource {
+  const { self, name, args, cluster } = join;
   const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, args.member, deps);
   const onKarmada = () => clusterOptions(self, args.karmada);
 
@@ -115,21 +122,10 @@ export function declarePushJoin(
     },
     onKarmada(),
   );
-  return declareClusterObject(
-    self,
-    name,
-    args,
-    cluster,
-    kubeSystem,
-    (apiEndpoint, id) =>
-      pushClusterSpec({
-        name: cluster,
-        apiEndpoint,
-        id,
-        provider: args.provider,
-        region: args.region,
-        zones: args.zones,
-      }),
-    [secret, impersonatorSecret, binding, ...(args.dependsOn ?? [])],
-  );
+  return declareClusterObject(join, (s) => pushClusterSpec({ ...s, name: cluster }), [
+    secret,
+    impersonatorSecret,
+    binding,
+    ...(args.dependsOn ?? []),
+  ]);
 }
