@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
-import { irisClusterManifest, withIrisTls } from "../components/iris";
+import { irisClusterManifest, licenseSecretName, withIrisTls } from "../components/iris";
 import { FleetTls, TlsComponent } from "../components/tls";
 import { IrisClusterConfig } from "./config/iris";
 import { FleetTlsConfig } from "./config/tls";
@@ -49,9 +49,16 @@ export function declareFleetTls(
   });
 }
 
-/** The IrisCluster template: with `spec.tls` from the fleet's certificate when it asks for TLS. */
-export function federatedIrisManifest(f: TlsIris, tls: FleetTls | undefined): Record<string, unknown> {
-  const manifest = irisClusterManifest(f);
+/**
+ * The IrisCluster template: naming the license Secret FederatedIrisCluster writes when the entry
+ * has a license key, with `spec.tls` from the fleet's certificate when it asks for TLS.
+ */
+export function federatedIrisManifest(
+  f: TlsIris & { licenseKeyConfig?: string },
+  tls: FleetTls | undefined,
+): Record<string, unknown> {
+  const licenseKeySecret = f.licenseKeyConfig ? licenseSecretName(f.name) : undefined;
+  const manifest = irisClusterManifest({ ...f, licenseKeySecret });
   return f.tls && tls ? withIrisTls(manifest, tls.tlsSpec(f.name, f.namespace, f.tls)) : manifest;
 }
 

@@ -32,10 +32,10 @@ export function withReadyGate(handle: ClusterHandle, ...gate: pulumi.Resource[])
   return { ...handle, readyGate: [...handle.readyGate, ...gate] };
 }
 
-/** The provider options every child installed into `handle`'s cluster uses. */
+/** The provider options every child installed into `handle`'s cluster (or the Karmada API) uses. */
 export function clusterOptions(
   parent: pulumi.Resource,
-  handle: ClusterHandle,
+  handle: Pick<ClusterHandle, "provider" | "readyGate">,
   extraDependsOn: pulumi.Resource[] = [],
 ): pulumi.CustomResourceOptions {
   return { parent, provider: handle.provider, dependsOn: [...handle.readyGate, ...extraDependsOn] };

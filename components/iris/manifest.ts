@@ -1,9 +1,21 @@
 /**
  * The IrisCluster object IKO reconciles, as pure functions: the manifest of one IrisCluster (image,
- * mirroring, service type, license key Secret, further spec fields) and its `spec.tls`. Whether an
- * image needs a license key is the shared image rule `isLicensedIrisImage`.
+ * mirroring, service type, license key Secret, further spec fields), the rules its args follow
+ * (`checkIrisClusterArgs`) and its `spec.tls`. Whether an image needs a license key is the shared
+ * image rule `isLicensedIrisImage`.
  */
-export { isLicensedIrisImage } from "../names/images";
+import {
+  ArgProblem,
+  checkDns1123Label,
+  checkDns1123Subdomain,
+  checkField,
+  checkImageRef,
+  checkWholeNumber,
+  isLicensedIrisImage,
+  throwIfArgProblems,
+} from "../names";
+
+export { isLicensedIrisImage };
 
 type Obj = Record<string, unknown>;
 
@@ -13,11 +25,76 @@ export interface IrisClusterArgs {
   namespace: string;
   image: string;
   serviceType?: "ClusterIP" | "NodePort" | "LoadBalancer";
-  /** The Secret holding the license key (`iris.key`), for a licensed image. */
+  /**
+   * The Secret holding the license key (`iris.key`); required for a licensed image (a
+   * FederatedIrisCluster given `licenseKey` writes it as `licenseSecretName(name)`).
+   */
   licenseKeySecret?: string;
   mirrored?: boolean;
   /** Further spec fields, merged over the generated spec. */
   spec?: Obj;
+}
+
+/** The fields `checkIrisClusterArgs` judges; the stack config may leave any of them out. */
+export type IrisClusterCheckedArgs = Partial<
+  Pick<IrisClusterArgs, "name" | "namespace" | "image" | "licenseKeySecret" | "spec">
+>;
+
+/**
+ * An IrisCluster's name (required) and namespace (optional): DNS-1123 labels, reported under
+ * `nameField` and `namespaceField` (FederatedIrisCluster's are `irisCluster.metadata.*`).
+ */
+export function checkIrisClusterRef(
+  ref: { name?: unknown; namespace?: unknown },
+  nameField = "name",
+  namespaceField = "namespace",
+): ArgProblem[] {
+  const problems: ArgProblem[] = [];
+  if (typeof ref.name !== "string")
+    problems.push([nameField, ref.name, "is required; give the IrisCluster a DNS-1123 name"]);
+  else checkField(problems, nameField, ref.name, checkDns1123Label);
+  if (ref.namespace !== undefined) checkField(problems, namespaceField, String(ref.namespace), checkDns1123Label);
+  return problems;
+}
+
+/** Counts in an IrisCluster topology, with the range each must be in. */
+const TOPOLOGY_COUNTS: { node: string; field: string; min: number; max: number }[] = [
+  { node: "data", field: "shards", min: 1, max: 64 },
+  { node: "compute", field: "replicas", min: 0, max: 100 },
+  { node: "webgateway", field: "replicas", min: 0, max: 100 },
+];
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Problems of IrisCluster args, as `[field, value, problem]` (the stack config reports them under
+ * `irisClusters[i].*` and `federatedIrisClusters[i].*`): a name and namespace Kubernetes takes, a
+ * pinned image, a license key Secret for a licensed image, possible counts in `spec.topology`.
+ */
+export function checkIrisClusterArgs(args: IrisClusterCheckedArgs): ArgProblem[] {
+  const problems = checkIrisClusterRef(args);
+  if (args.image === undefined)
+    problems.push([
+      "image",
+      undefined,
+      "is required; e.g. containers.intersystems.com/intersystems/iris-community:2025.1",
+    ]);
+  else checkField(problems, "image", args.image, checkImageRef);
+  checkField(problems, "licenseKeySecret", args.licenseKeySecret, checkDns1123Subdomain);
+  if (args.image !== undefined && isLicensedIrisImage(args.image) && args.licenseKeySecret === undefined)
+    problems.push([
+      "licenseKeySecret",
+      undefined,
+      `is required for the licensed image ${JSON.stringify(args.image)}; name the Secret holding iris.key, or use an iris-community image`,
+    ]);
+  const topology = args.spec?.topology;
+  if (isObj(topology))
+    for (const { node, field, min, max } of TOPOLOGY_COUNTS) {
+      const parent = topology[node];
+      if (isObj(parent))
+        checkField(problems, `spec.topology.${node}.${field}`, parent[field], checkWholeNumber(min, max));
+    }
+  return problems;
 }
 
 /** The key that holds the license key in its Secret (what IKO mounts as `iris.key`). */
@@ -33,8 +110,9 @@ export function licenseKeySecretRef(secretName: string): { name: string } {
   return { name: secretName };
 }
 
-/** The IrisCluster object for one IrisCluster. */
+/** The IrisCluster object for one IrisCluster; throws one error naming every problem of `c`. */
 export function irisClusterManifest(c: IrisClusterArgs): Obj {
+  throwIfArgProblems("IrisCluster", c.name, checkIrisClusterArgs(c));
   const data: Obj = { image: c.image };
   if (c.mirrored !== undefined) data.mirrored = c.mirrored;
   const spec: Obj = { topology: { data } };

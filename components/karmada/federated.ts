@@ -7,7 +7,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { customResource } from "../cluster/manifest";
-import { IRIS_LICENSE_KEY, licenseKeySecretRef, licenseSecretName } from "../iris";
+import { IRIS_LICENSE_KEY, checkIrisClusterRef, licenseKeySecretRef, licenseSecretName } from "../iris";
 import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
 import { checkFailover, checkOverrides, checkPlacement } from "./checks";
 import { KarmadaHandle } from "./control-plane";
@@ -78,14 +78,14 @@ export type FederatedIrisClusterCheckedArgs = Partial<
  */
 export function checkFederatedIrisClusterArgs(args: FederatedIrisClusterCheckedArgs): ArgProblem[] {
   const problems: ArgProblem[] = [];
-  const md = args.irisCluster?.metadata;
-  if (args.irisCluster !== undefined) {
-    if (typeof md?.name !== "string")
-      problems.push(["irisCluster.metadata.name", md?.name, "is required; give the IrisCluster a DNS-1123 name"]);
-    else checkField(problems, "irisCluster.metadata.name", md.name, checkDns1123Label);
-    if (md?.namespace !== undefined)
-      checkField(problems, "irisCluster.metadata.namespace", String(md.namespace), checkDns1123Label);
-  }
+  if (args.irisCluster !== undefined)
+    problems.push(
+      ...checkIrisClusterRef(
+        args.irisCluster.metadata ?? {},
+        "irisCluster.metadata.name",
+        "irisCluster.metadata.namespace",
+      ),
+    );
   checkField(problems, "policyName", args.policyName, checkDns1123Label);
   if (args.placement) problems.push(...checkPlacement(args.placement));
   if (args.failover) problems.push(...checkFailover(args.failover));

@@ -3,6 +3,7 @@
  * (read at karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names; the lab and the
  * kind tier join v1.16.0 with them).
  */
+import { Cluster } from "./types";
 
 /** Namespace of the join's objects, on the member and in the Karmada API. */
 export const KARMADA_CLUSTER_NAMESPACE = "karmada-cluster";
@@ -111,19 +112,37 @@ export interface ClusterObjectArgs {
   labels?: Record<string, string>;
 }
 
-/** The `cluster.karmada.io/v1alpha1` Cluster object of a Push-mode member. */
-export function clusterObject(a: ClusterObjectArgs): Obj {
-  const spec: Obj = {
+/** The apiVersion, kind and metadata of a member's Cluster object, in either mode (no outputs needed). */
+export function clusterHead(a: Pick<ClusterObjectArgs, "name" | "labels">): Omit<Cluster, "spec"> {
+  const metadata: Cluster["metadata"] = { name: a.name };
+  if (a.labels && Object.keys(a.labels).length > 0) metadata.labels = a.labels;
+  return { apiVersion: "cluster.karmada.io/v1alpha1", kind: "Cluster", metadata };
+}
+
+/** The placement fields of a Cluster's spec (provider, region, zones), only those given. */
+export function clusterPlacement(
+  a: Pick<ClusterObjectArgs, "provider" | "region" | "zones">,
+): Partial<Cluster["spec"]> {
+  const p: Partial<Cluster["spec"]> = {};
+  if (a.provider) p.provider = a.provider;
+  if (a.region) p.region = a.region;
+  if (a.zones && a.zones.length > 0) p.zones = a.zones;
+  return p;
+}
+
+/** The spec of a Push-mode member's Cluster: its endpoint, id, the join's Secrets and placement fields. */
+export function pushClusterSpec(a: Omit<ClusterObjectArgs, "labels">): Cluster["spec"] {
+  return {
     syncMode: "Push",
     apiEndpoint: a.apiEndpoint,
     id: a.id,
     secretRef: { namespace: KARMADA_CLUSTER_NAMESPACE, name: a.name },
     impersonatorSecretRef: { namespace: KARMADA_CLUSTER_NAMESPACE, name: impersonatorSecretName(a.name) },
+    ...clusterPlacement(a),
   };
-  if (a.provider) spec.provider = a.provider;
-  if (a.region) spec.region = a.region;
-  if (a.zones && a.zones.length > 0) spec.zones = a.zones;
-  const metadata: Obj = { name: a.name };
-  if (a.labels && Object.keys(a.labels).length > 0) metadata.labels = a.labels;
-  return { apiVersion: "cluster.karmada.io/v1alpha1", kind: "Cluster", metadata, spec };
+}
+
+/** The `cluster.karmada.io/v1alpha1` Cluster object of a Push-mode member. */
+export function clusterObject(a: ClusterObjectArgs): Cluster {
+  return { ...clusterHead(a), spec: pushClusterSpec(a) };
 }

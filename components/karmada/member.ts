@@ -21,8 +21,8 @@
 import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle, clusterOptions } from "../cluster";
-import { kubeconfigCredentials, parseKubeconfig } from "../kubeconfig";
+import { ClusterHandle } from "../cluster";
+import { kubeconfigCredentials } from "../kubeconfig";
 import {
   ArgProblem,
   checkField,
@@ -32,36 +32,11 @@ import {
   throwIfArgProblems,
 } from "../names";
 import { KarmadaHandle } from "./control-plane";
-import {
-  IMPERSONATOR,
-  KARMADA_CLUSTER_NAMESPACE,
-  MemberAccess,
-  clusterObject,
-  impersonatorSecretName,
-  memberClusterRoleName,
-  memberClusterRoleRules,
-  memberNamespace,
-  memberServiceAccountName,
-  tokenSecret,
-} from "./join";
+import { MemberAccess } from "./join";
+import { SYNC_MODES, SyncMode } from "./pull";
+import { declarePullJoin } from "./pull-join";
+import { declarePushJoin } from "./push";
 import { PropagatedObject } from "./works";
-import {
-  AGENT,
-  AGENT_KUBECONFIG_SECRET,
-  AGENT_SERVICE_ACCOUNT,
-  KARMADA_AGENT_IMAGE,
-  SYNC_MODES,
-  SyncMode,
-  agentDeployment,
-  agentKarmadaRbac,
-  agentKubeconfig,
-  agentMemberClusterRole,
-  agentMemberClusterRoleBinding,
-  agentServiceAccountName,
-  agentTokenSecret,
-  executionNamespace,
-  pullClusterObject,
-} from "./pull";
 import { DEFAULT_WORKS_READY_TIMEOUT_SECONDS, DEFAULT_WORKS_TIMEOUT_SECONDS, MemberWorksGone } from "./works-provider";
 
 export interface KarmadaMemberArgs {
@@ -162,9 +137,6 @@ export function checkKarmadaMemberArgs(
 /** A destroy-time wait in seconds: a whole number from 1 to 86400. */
 const checkWaitSeconds = checkWholeNumber(1, 86400, " (seconds; leave it out for the default)");
 
-type Obj = Record<string, unknown>;
-const meta = (o: Obj) => o.metadata as k8s.types.input.meta.v1.ObjectMeta;
-
 export class KarmadaMember extends pulumi.ComponentResource {
   /** The member's name in Karmada. */
   declare public readonly clusterName: string;
@@ -190,13 +162,14 @@ export class KarmadaMember extends pulumi.ComponentResource {
       provider: member.provider,
       dependsOn: member.readyGate,
     });
+    const join = { self: this, name, args, cluster, kubeSystem };
     let agent: k8s.apps.v1.Deployment | undefined;
     if (args.syncMode === "Pull") {
-      const pull = declarePullJoin(this, name, args, cluster, kubeSystem);
+      const pull = declarePullJoin(join);
       this.cluster = pull.cluster;
       agent = pull.agent;
     } else {
-      this.cluster = declarePushJoin(this, name, args, cluster, kubeSystem);
+      this.cluster = declarePushJoin(join);
     }
     // Deleted before the Cluster (and in Pull mode before the agent, which does the removing):
     // waits until Karmada has removed this stack's objects from the member.
@@ -221,296 +194,4 @@ export class KarmadaMember extends pulumi.ComponentResource {
     this.joined = agent ? [this.cluster, agent] : [this.cluster];
     this.registerOutputs({ clusterName: cluster });
   }
-}
-
-/** Push mode: `karmadactl join`'s objects on the member and in Karmada; returns the Cluster. */
-function declarePushJoin(
-  self: KarmadaMember,
-  name: string,
-  args: KarmadaMemberArgs,
-  cluster: string,
-  kubeSystem: k8s.core.v1.Namespace,
-): k8s.apiextensions.CustomResource {
-  const member = args.member;
-  const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, member, deps);
-
-  // Member side.
-  const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: meta(memberNamespace()) }, onMember());
-  const saName = memberServiceAccountName(cluster);
-  const sa = new k8s.core.v1.ServiceAccount(
-    `${name}-member-sa`,
-    { metadata: { name: saName, namespace: KARMADA_CLUSTER_NAMESPACE } },
-    onMember([ns]),
-  );
-  const impersonatorSa = new k8s.core.v1.ServiceAccount(
-    `${name}-impersonator-sa`,
-    { metadata: { name: IMPERSONATOR, namespace: KARMADA_CLUSTER_NAMESPACE } },
-    onMember([ns]),
-  );
-  const roleName = memberClusterRoleName(cluster);
-  const role = new k8s.rbac.v1.ClusterRole(
-    `${name}-member-role`,
-    {
-      metadata: { name: roleName },
-      rules: memberClusterRoleRules(args.access ?? "scoped"),
-    },
-    onMember(),
-  );
-  const binding = new k8s.rbac.v1.ClusterRoleBinding(
-    `${name}-member-binding`,
-    {
-      metadata: { name: roleName },
-      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: roleName },
-      subjects: [{ kind: "ServiceAccount", name: saName, namespace: KARMADA_CLUSTER_NAMESPACE }],
-    },
-    onMember([role, sa]),
-  );
-  const tokenOf = (resource: string, sa: string, deps: pulumi.Resource[]) => {
-    const t = tokenSecret(sa);
-    return new k8s.core.v1.Secret(resource, { metadata: meta(t), type: t.type as string }, onMember(deps));
-  };
-  // The token needs only its ServiceAccount; the binding is created meanwhile and the Cluster
-  // waits for it (one level less between a member's namespace and its Cluster).
-  const token = tokenOf(`${name}-member-token`, saName, [sa]);
-  const impersonatorToken = tokenOf(`${name}-impersonator-token`, IMPERSONATOR, [impersonatorSa]);
-
-  // Karmada side: the Secrets the cluster controller reads (token, caBundle), then the Cluster.
-  const onKarmada = (deps: pulumi.Resource[] = []) => ({
-    parent: self,
-    provider: args.karmada.provider,
-    dependsOn: [...args.karmada.readyGate, ...deps],
-  });
-  const secret = new k8s.core.v1.Secret(
-    `${name}-karmada-secret`,
-    {
-      metadata: { name: cluster, namespace: KARMADA_CLUSTER_NAMESPACE },
-      data: { token: token.data.apply((d) => d["token"]), caBundle: token.data.apply((d) => d["ca.crt"]) },
-    },
-    onKarmada(),
-  );
-  const impersonatorSecret = new k8s.core.v1.Secret(
-    `${name}-karmada-impersonator-secret`,
-    {
-      metadata: { name: impersonatorSecretName(cluster), namespace: KARMADA_CLUSTER_NAMESPACE },
-      data: { token: impersonatorToken.data.apply((d) => d["token"]) },
-    },
-    onKarmada(),
-  );
-  const clusterSpec = pulumi.all([member.peerEndpoint, kubeSystem.metadata.uid]).apply(
-    ([apiEndpoint, id]) =>
-      clusterObject({
-        name: cluster,
-        apiEndpoint,
-        id,
-        provider: args.provider,
-        region: args.region,
-        zones: args.zones,
-        labels: args.labels,
-      }).spec as Obj,
-  );
-  const c = clusterObject({
-    name: cluster,
-    apiEndpoint: "",
-    id: "",
-    provider: args.provider,
-    region: args.region,
-    zones: args.zones,
-    labels: args.labels,
-  });
-  return new k8s.apiextensions.CustomResource(
-    `${name}-cluster`,
-    {
-      apiVersion: c.apiVersion as string,
-      kind: c.kind as string,
-      metadata: meta(c),
-      spec: clusterSpec,
-    },
-    onKarmada([secret, impersonatorSecret, binding, ...(args.dependsOn ?? [])]),
-  );
-}
-
-/**
- * Pull mode: the agent's credential and RBAC in Karmada, the Cluster, and the agent on the
- * member. Order: namespaces → ServiceAccounts → token → kubeconfig Secret; execution namespace →
- * Roles → bindings; Cluster (after the execution namespace); Deployment last (after the Cluster,
- * its bindings and kubeconfig), so the agent's first registration finds everything it may use.
- */
-function declarePullJoin(
-  self: KarmadaMember,
-  name: string,
-  args: KarmadaMemberArgs,
-  cluster: string,
-  kubeSystem: k8s.core.v1.Namespace,
-): { cluster: k8s.apiextensions.CustomResource; agent: k8s.apps.v1.Deployment } {
-  const member = args.member;
-  const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, member, deps);
-  const onKarmada = (deps: pulumi.Resource[] = []) => ({
-    parent: self,
-    provider: args.karmada.provider,
-    dependsOn: [...args.karmada.readyGate, ...deps],
-  });
-  type Rules = k8s.types.input.rbac.v1.PolicyRule[];
-
-  // Karmada side: the agent's ServiceAccount and its token, its RBAC, its execution namespace.
-  const saName = agentServiceAccountName(cluster);
-  const agentSa = new k8s.core.v1.ServiceAccount(
-    `${name}-agent-sa`,
-    { metadata: { name: saName, namespace: KARMADA_CLUSTER_NAMESPACE } },
-    onKarmada(),
-  );
-  const t = agentTokenSecret(cluster);
-  const agentToken = new k8s.core.v1.Secret(
-    `${name}-agent-token`,
-    { metadata: meta(t), type: t.type as string },
-    onKarmada([agentSa]),
-  );
-  const rbac = agentKarmadaRbac(cluster);
-  const cr = new k8s.rbac.v1.ClusterRole(
-    `${name}-agent-role`,
-    { metadata: meta(rbac.clusterRole), rules: rbac.clusterRole.rules as Rules },
-    onKarmada(),
-  );
-  const crb = new k8s.rbac.v1.ClusterRoleBinding(
-    `${name}-agent-binding`,
-    {
-      metadata: meta(rbac.clusterRoleBinding),
-      roleRef: rbac.clusterRoleBinding.roleRef as k8s.types.input.rbac.v1.RoleRef,
-      subjects: rbac.clusterRoleBinding.subjects as k8s.types.input.rbac.v1.Subject[],
-    },
-    onKarmada([cr, agentSa]),
-  );
-  const esNs = new k8s.core.v1.Namespace(
-    `${name}-execution-ns`,
-    { metadata: meta(executionNamespace(cluster)) },
-    onKarmada(),
-  );
-  const bindings = rbac.roles.map((role, i) => {
-    const suffix = i === 0 ? "work" : "lease";
-    const r = new k8s.rbac.v1.Role(
-      `${name}-agent-${suffix}-role`,
-      { metadata: meta(role), rules: role.rules as Rules },
-      onKarmada(i === 0 ? [esNs] : []),
-    );
-    const b = rbac.roleBindings[i];
-    return new k8s.rbac.v1.RoleBinding(
-      `${name}-agent-${suffix}-binding`,
-      {
-        metadata: meta(b),
-        roleRef: b.roleRef as k8s.types.input.rbac.v1.RoleRef,
-        subjects: b.subjects as k8s.types.input.rbac.v1.Subject[],
-      },
-      onKarmada([r, agentSa]),
-    );
-  });
-  const spec = pulumi.all([member.peerEndpoint, kubeSystem.metadata.uid]).apply(
-    ([apiEndpoint, id]) =>
-      pullClusterObject({
-        name: cluster,
-        apiEndpoint,
-        id,
-        provider: args.provider,
-        region: args.region,
-        zones: args.zones,
-        labels: args.labels,
-      }).spec as Obj,
-  );
-  const c = pullClusterObject({
-    name: cluster,
-    apiEndpoint: "",
-    id: "",
-    provider: args.provider,
-    region: args.region,
-    zones: args.zones,
-    labels: args.labels,
-  });
-  const clusterCr = new k8s.apiextensions.CustomResource(
-    `${name}-cluster`,
-    {
-      apiVersion: c.apiVersion as string,
-      kind: c.kind as string,
-      metadata: meta(c),
-      spec,
-    },
-    onKarmada([esNs, ...(args.dependsOn ?? [])]),
-  );
-
-  // Member side: the namespace, the agent's kubeconfig of the Karmada API (secret), its
-  // ServiceAccount and scoped ClusterRole, then the agent.
-  const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: meta(memberNamespace()) }, onMember());
-  const server = pulumi.output(
-    args.agentKarmadaServer ??
-      args.karmada.kubeconfig.apply(
-        (text) => parseKubeconfig(text, `the Karmada kubeconfig (for ${cluster}'s agent)`).server,
-      ),
-  );
-  const kubeconfig = pulumi.secret(
-    pulumi.all([server, agentToken.data]).apply(([s, d]) =>
-      agentKubeconfig({
-        cluster,
-        server: s,
-        caData: d["ca.crt"],
-        token: Buffer.from(d["token"], "base64").toString("utf8"),
-        tlsServerName: args.agentTlsServerName,
-      }),
-    ),
-  );
-  const kubeconfigSecret = new k8s.core.v1.Secret(
-    `${name}-agent-kubeconfig`,
-    {
-      metadata: {
-        name: AGENT_KUBECONFIG_SECRET,
-        namespace: KARMADA_CLUSTER_NAMESPACE,
-        labels: { "karmada.io/system": "true" },
-      },
-      type: "Opaque",
-      stringData: pulumi.secret(kubeconfig.apply((k) => ({ [AGENT_KUBECONFIG_SECRET]: k }))),
-    },
-    onMember([ns]),
-  );
-  const memberSa = new k8s.core.v1.ServiceAccount(
-    `${name}-agent-member-sa`,
-    {
-      metadata: {
-        name: AGENT_SERVICE_ACCOUNT,
-        namespace: KARMADA_CLUSTER_NAMESPACE,
-        labels: { "karmada.io/system": "true" },
-      },
-    },
-    onMember([ns]),
-  );
-  const mr = agentMemberClusterRole(args.access ?? "scoped");
-  const memberRole = new k8s.rbac.v1.ClusterRole(
-    `${name}-agent-member-role`,
-    { metadata: meta(mr), rules: mr.rules as Rules },
-    onMember(),
-  );
-  const mb = agentMemberClusterRoleBinding();
-  const memberBinding = new k8s.rbac.v1.ClusterRoleBinding(
-    `${name}-agent-member-binding`,
-    {
-      metadata: meta(mb),
-      roleRef: mb.roleRef as k8s.types.input.rbac.v1.RoleRef,
-      subjects: mb.subjects as k8s.types.input.rbac.v1.Subject[],
-    },
-    onMember([memberRole, memberSa]),
-  );
-  const d = pulumi.output(member.peerEndpoint).apply((apiEndpoint) =>
-    agentDeployment({
-      cluster,
-      image: args.agentImage ?? KARMADA_AGENT_IMAGE,
-      apiEndpoint,
-      provider: args.provider,
-      region: args.region,
-      zones: args.zones,
-    }),
-  );
-  const agent = new k8s.apps.v1.Deployment(
-    `${name}-agent`,
-    {
-      metadata: { name: AGENT, namespace: KARMADA_CLUSTER_NAMESPACE, labels: { app: AGENT } },
-      spec: d.apply((x) => x.spec as k8s.types.input.apps.v1.DeploymentSpec),
-    },
-    onMember([kubeconfigSecret, memberBinding, clusterCr, crb, ...bindings]),
-  );
-  return { cluster: clusterCr, agent };
 }

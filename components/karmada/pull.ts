@@ -22,9 +22,11 @@ import {
   MemberAccess,
   Obj,
   PolicyRule,
-  clusterObject,
+  clusterHead,
+  clusterPlacement,
   memberClusterRoleRules,
 } from "./join";
+import { Cluster } from "./types";
 import { workNamespace } from "./works";
 
 /** How Karmada and a member talk: Push (Karmada calls the member's API) or Pull (karmada-agent on the member calls Karmada). */
@@ -314,10 +316,11 @@ export function helmAgentTlsServerName(releaseNamespace: string): string {
  * with `--report-secrets=None`), so the agent finds it up to date and leaves it alone, plus the
  * labels for placement.
  */
-export function pullClusterObject(a: ClusterObjectArgs): Obj {
-  const c = clusterObject(a);
-  const push = c.spec as Obj;
-  const spec: Obj = { syncMode: "Pull", apiEndpoint: push.apiEndpoint, id: push.id };
-  for (const k of ["provider", "region", "zones"]) if (push[k] !== undefined) spec[k] = push[k];
-  return { ...c, spec };
+export function pullClusterObject(a: ClusterObjectArgs): Cluster {
+  return { ...clusterHead(a), spec: pullClusterSpec(a) };
+}
+
+/** The spec of a Pull member's Cluster (see pullClusterObject). */
+export function pullClusterSpec(a: Omit<ClusterObjectArgs, "name" | "labels">): Cluster["spec"] {
+  return { syncMode: "Pull", apiEndpoint: a.apiEndpoint, id: a.id, ...clusterPlacement(a) };
 }

@@ -15,7 +15,7 @@ import { CiliumCni, checkCiliumCniArgs } from "../../components/cilium";
 import { ExistingCluster, checkExistingClusterArgs } from "../../components/cluster";
 import { GkeCluster } from "../../components/gcp";
 import { CrdMirror, IkoHomeOperator, checkCrdMirrorArgs, checkIkoHomeOperatorArgs } from "../../components/iko";
-import { irisClusterManifest } from "../../components/iris";
+import { IrisClusterArgs, checkIrisClusterArgs, irisClusterManifest } from "../../components/iris";
 import {
   FederatedIrisCluster,
   FederatedIrisClusterArgs,
@@ -29,6 +29,7 @@ import {
 import { KindCluster, checkKindClusterArgs } from "../../components/kind";
 import { FleetTls, checkFleetCaOptions, checkFleetTlsArgs } from "../../components/tls";
 import { ConfigError, validateConfig } from "../../stacks";
+import { federatedIrisManifest } from "../../stacks/tls";
 
 const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
 const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
@@ -81,7 +82,8 @@ interface Case {
     | "FleetSecret"
     | "FleetTls"
     | "ExistingCluster"
-    | "CrdMirror";
+    | "CrdMirror"
+    | "IrisCluster";
   resource: string;
   construct: () => unknown;
   field: string;
@@ -96,6 +98,15 @@ let host: KindCluster;
 let karmada: KarmadaControlPlane;
 
 const IMAGE = "containers.intersystems.com/intersystems/iris-community:2025.1";
+const LICENSED = "containers.intersystems.com/intersystems/iris:2025.1";
+const DIGEST = `containers.intersystems.com/intersystems/iris@sha256:${"a".repeat(64)}`;
+/** The manifest of IrisCluster iris-a in default with `extra` args. */
+const iris = (extra: Partial<IrisClusterArgs>) => () =>
+  irisClusterManifest({ name: "iris-a", namespace: "default", image: IMAGE, ...extra });
+/** The same in a wfh config: `irisClusters[0]` with `extra` keys. */
+const irisConfig = (extra: Raw) => () => ({ ...wfh(), irisClusters: [{ name: "iris-a", image: IMAGE, ...extra }] });
+const LICENSE_REQUIRED = (image: string) =>
+  `is required for the licensed image ${JSON.stringify(image)}; name the Secret holding iris.key, or use an iris-community image`;
 /** A FederatedIrisCluster of IrisCluster iris-a placed on ikoclone, with `extra` args. */
 const federated = (resource: string, extra: Partial<FederatedIrisClusterArgs>) => () =>
   new FederatedIrisCluster(resource, {
@@ -634,6 +645,84 @@ const CASES: Case[] = [
     config: () => ({ ...fleet(), iko: { chartPath: CHART, crdManifestPath: "./no-crd.yaml" } }),
     key: "iko.crdManifestPath",
   },
+  {
+    title: "an IrisCluster name with capitals",
+    component: "IrisCluster",
+    resource: "Iris_A",
+    construct: iris({ name: "Iris_A" }),
+    field: "name",
+    value: "Iris_A",
+    problem: DNS,
+    config: irisConfig({ name: "Iris_A" }),
+    key: "irisClusters[0].name",
+  },
+  {
+    title: "an IrisCluster namespace with a dot",
+    component: "IrisCluster",
+    resource: "iris-a",
+    construct: iris({ namespace: "iris.prod" }),
+    field: "namespace",
+    value: "iris.prod",
+    problem: DNS,
+    config: irisConfig({ namespace: "iris.prod" }),
+    key: "irisClusters[0].namespace",
+  },
+  {
+    title: "an IRIS image tagged latest",
+    component: "IrisCluster",
+    resource: "iris-a",
+    construct: iris({ image: "containers.intersystems.com/intersystems/iris-community:latest" }),
+    field: "image",
+    value: "containers.intersystems.com/intersystems/iris-community:latest",
+    problem: 'uses the tag "latest"; pin a version, e.g. ":2025.1"',
+    config: irisConfig({ image: "containers.intersystems.com/intersystems/iris-community:latest" }),
+    key: "irisClusters[0].image",
+  },
+  {
+    title: "a licensed image without a license key Secret",
+    component: "IrisCluster",
+    resource: "iris-a",
+    construct: iris({ image: LICENSED }),
+    field: "licenseKeySecret",
+    value: undefined,
+    problem: LICENSE_REQUIRED(LICENSED),
+    config: irisConfig({ image: LICENSED }),
+    key: "irisClusters[0].licenseKeySecret",
+  },
+  {
+    title: "a licensed image pinned by digest without a license key (a fleet's licenseKeyConfig)",
+    component: "IrisCluster",
+    resource: "iris-a",
+    construct: iris({ image: DIGEST }),
+    field: "licenseKeySecret",
+    value: undefined,
+    problem: LICENSE_REQUIRED(DIGEST),
+    config: federatedConfig({ image: DIGEST }),
+    key: "federatedIrisClusters[0].licenseKeyConfig",
+  },
+  {
+    title: "a license key Secret name with capitals",
+    component: "IrisCluster",
+    resource: "iris-a",
+    construct: iris({ image: LICENSED, licenseKeySecret: "Iris_Key" }),
+    field: "licenseKeySecret",
+    value: "Iris_Key",
+    problem:
+      "is not a DNS-1123 subdomain; use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
+    config: irisConfig({ image: LICENSED, licenseKeySecret: "Iris_Key" }),
+    key: "irisClusters[0].licenseKeySecret",
+  },
+  {
+    title: "a topology of 0 data shards",
+    component: "IrisCluster",
+    resource: "iris-a",
+    construct: iris({ spec: { topology: { data: { shards: 0 } } } }),
+    field: "spec.topology.data.shards",
+    value: 0,
+    problem: "must be a whole number from 1 to 64",
+    config: irisConfig({ spec: { topology: { data: { shards: 0 } } } }),
+    key: "irisClusters[0].spec.topology.data.shards",
+  },
 ];
 
 describe("component args: the constructor and the stack config report the same problem", () => {
@@ -1055,5 +1144,85 @@ describe("component args: the constructor and the stack config report the same p
     );
     await tick();
     assert.strictEqual(since(n).length, 0);
+  });
+
+  it("IrisCluster: one error listing every problem in order; the checks accept good values and judge only what is given", () => {
+    assert.throws(
+      () =>
+        irisClusterManifest({
+          name: "Iris_A",
+          namespace: "a.b",
+          image: DIGEST,
+          spec: { topology: { data: { shards: 65 }, compute: { replicas: 1.5 }, webgateway: { replicas: 101 } } },
+        }),
+      {
+        message:
+          `IrisCluster "Iris_A": name: "Iris_A" ${DNS}; namespace: "a.b" ${DNS}; licenseKeySecret: (not set) ${LICENSE_REQUIRED(DIGEST)}; ` +
+          "spec.topology.data.shards: 65 must be a whole number from 1 to 64; " +
+          "spec.topology.compute.replicas: 1.5 must be a whole number from 0 to 100; " +
+          "spec.topology.webgateway.replicas: 101 must be a whole number from 0 to 100",
+      },
+    );
+    assert.deepStrictEqual(checkIrisClusterArgs({}), [
+      ["name", undefined, "is required; give the IrisCluster a DNS-1123 name"],
+      ["image", undefined, "is required; e.g. containers.intersystems.com/intersystems/iris-community:2025.1"],
+    ]);
+    assert.deepStrictEqual(checkIrisClusterArgs({ name: "iris-a", image: "iris" }), [
+      ["image", "iris", 'has no tag; pin a version, e.g. ":2025.1" (an untagged image means latest)'],
+    ]);
+    const health = "containers.intersystems.com/intersystems/irishealth:2025.1";
+    assert.deepStrictEqual(checkIrisClusterArgs({ name: "iris-a", image: health }), [
+      ["licenseKeySecret", undefined, LICENSE_REQUIRED(health)],
+    ]);
+    for (const good of [
+      { name: "iris-a", image: IMAGE },
+      { name: "iris-a", namespace: "iris", image: LICENSED, licenseKeySecret: "iris.key-secret" },
+      { name: "i".repeat(63), image: DIGEST, licenseKeySecret: "k" },
+      {
+        name: "iris-a",
+        image: IMAGE,
+        spec: { topology: { data: { shards: 64 }, compute: { replicas: 0 }, webgateway: { replicas: 100 } } },
+      },
+      { name: "iris-a", image: IMAGE, spec: { topology: { data: { image: IMAGE } } } },
+    ])
+      assert.deepStrictEqual(checkIrisClusterArgs(good), [], JSON.stringify(good));
+    assert.deepStrictEqual(
+      checkIrisClusterArgs({ name: "iris-a", image: IMAGE, spec: { topology: { data: { shards: 0 } } } }),
+      [["spec.topology.data.shards", 0, "must be a whole number from 1 to 64"]],
+    );
+  });
+
+  it("IrisCluster in a fleet: the license Secret is FederatedIrisCluster's, so a bad name is reported once, under name", () => {
+    const raw = {
+      ...federatedConfig({
+        name: "Iris_A",
+        policyName: "iris-propagate",
+        image: LICENSED,
+        licenseKeyConfig: "irisKey",
+      })(),
+      irisKey: "KEY",
+    };
+    let problems: string[] = [];
+    try {
+      validateConfig(raw, ["iko-plus:irisKey"]);
+    } catch (e) {
+      assert.ok(e instanceof ConfigError, String(e));
+      problems = e.problems;
+    }
+    assert.deepStrictEqual(
+      problems.filter((p) => p.startsWith("iko-plus:federatedIrisClusters[0].")),
+      [`iko-plus:federatedIrisClusters[0].name: "Iris_A" ${DNS}`],
+    );
+    assert.deepStrictEqual(
+      federatedIrisManifest(
+        { name: "iris-a", namespace: "default", image: LICENSED, licenseKeyConfig: "irisKey" },
+        undefined,
+      ).spec,
+      { topology: { data: { image: LICENSED } }, licenseKeySecret: { name: "iris-a-license" } },
+      "the template names the Secret FederatedIrisCluster writes",
+    );
+    assert.throws(() => federatedIrisManifest({ name: "iris-a", namespace: "default", image: LICENSED }, undefined), {
+      message: `IrisCluster "iris-a": licenseKeySecret: (not set) ${LICENSE_REQUIRED(LICENSED)}`,
+    });
   });
 });
