@@ -1,8 +1,8 @@
 /**
  * MemberWorksGone: a Pulumi dynamic resource that holds a member's unjoin back on destroy until
- * Karmada has really removed this stack's objects from the member. It sits between the member's
- * `Cluster` (it depends on it) and the federated objects (they depend on it): create and update
- * only record what to wait for; delete lists the Works in `karmada-es-<member>` until none
+ * Karmada has really removed this stack's objects from the member. It depends on the member's
+ * `Cluster` (so it is deleted first) and its delete runs beside the federated objects' (they
+ * depend on the Cluster, not on it): create and update only record what to wait for; delete lists the Works in `karmada-es-<member>` until none
  * carries an object of this stack, and fails after `timeoutSeconds` with one message naming the
  * member and the fix. The Cluster and its Secrets are then kept, so a later destroy (with the
  * member back) lets Karmada clean the member first.
