@@ -156,6 +156,33 @@ export function readSecretRef(
   return name;
 }
 
+/**
+ * A cluster entry whose kubeconfig may come from a secret config key (`kubeconfigSecret`): the
+ * reference is checked, and the secret's text handed to `readCluster`. Any source is allowed.
+ */
+export function readClusterWithSecret(
+  r: Reader,
+  key: string,
+  item: unknown,
+  defaults: { name: string; clusterId: number },
+  raw: Raw,
+  secretKeys: string[],
+  referenced: Set<string>,
+  opts: { extraKeys: string[] },
+): ClusterConfig {
+  const obj = isObject(item) ? item : {};
+  const secretKey =
+    obj.kubeconfigSecret === undefined
+      ? undefined
+      : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
+  const secretText =
+    secretKey !== undefined && typeof raw[secretKey] === "string" ? (raw[secretKey] as string) : undefined;
+  return readCluster(r, key, item, defaults, secretText, secretKey ?? `${key}.kubeconfigSecret`, {
+    extraKeys: opts.extraKeys,
+    sources: ["kind", "kubeconfig", "gke"],
+  });
+}
+
 function readFleetCluster(
   r: Reader,
   i: number,
@@ -166,20 +193,17 @@ function readFleetCluster(
 ): FleetClusterConfig {
   const key = `clusters[${i}]`;
   const obj = isObject(item) ? item : {};
-  const secretKey =
-    obj.kubeconfigSecret === undefined
-      ? undefined
-      : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-  const secretText =
-    secretKey !== undefined && typeof raw[secretKey] === "string" ? (raw[secretKey] as string) : undefined;
-  const base = readCluster(
+  const base = readClusterWithSecret(
     r,
     key,
     item,
     { name: `cluster-${i}`, clusterId: i + 1 },
-    secretText,
-    secretKey ?? `${key}.kubeconfigSecret`,
-    { extraKeys: FLEET_CLUSTER_KEYS, sources: ["kind", "kubeconfig", "gke"] },
+    raw,
+    secretKeys,
+    referenced,
+    {
+      extraKeys: FLEET_CLUSTER_KEYS,
+    },
   );
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {

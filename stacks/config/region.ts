@@ -9,8 +9,8 @@ import { Problems } from "../problems";
 import { checkKarmadaMemberArgs } from "../../components/karmada";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { RegistryMirror } from "../../components/kind";
-import { ClusterConfig, readCluster, readRegistryMirror } from "./cluster";
-import { FleetClusterConfig, readSecretRef } from "./fleet";
+import { ClusterConfig, readRegistryMirror } from "./cluster";
+import { FleetClusterConfig, readClusterWithSecret } from "./fleet";
 import { IkoConfig, readIko } from "./iko";
 import { Raw, Reader, isObject } from "./read";
 import { readLabels } from "./placement";
@@ -76,20 +76,15 @@ function readMember(
       `is required; describe this region's cluster, e.g. {name: iris-${region || "us-central1"}, source: gke}`,
     );
   const obj = isObject(raw.member) ? raw.member : {};
-  const secretKey =
-    obj.kubeconfigSecret === undefined
-      ? undefined
-      : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-  const secretText =
-    secretKey !== undefined && typeof raw[secretKey] === "string" ? (raw[secretKey] as string) : undefined;
-  const base = readCluster(
+  const base = readClusterWithSecret(
     r,
     key,
     raw.member,
     { name: region && !checkDns1123Label(region) ? region : "member", clusterId: 1 },
-    secretText,
-    secretKey ?? `${key}.kubeconfigSecret`,
-    { extraKeys: MEMBER_EXTRA_KEYS, sources: ["kind", "kubeconfig", "gke"] },
+    raw,
+    secretKeys,
+    referenced,
+    { extraKeys: MEMBER_EXTRA_KEYS },
   );
   r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
   let gke: RegionMemberConfig["gke"];
