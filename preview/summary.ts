@@ -355,7 +355,10 @@ export function summarizeStack(stack: string, preview: PreviewJson): StackSummar
   // `--json` lists unchanged resources only with --show-sames; the change summary counts them all.
   if (typeof preview.changeSummary?.same === "number") counts.same = preview.changeSummary.same;
   const all = [...byUrn.values()];
-  const resources = OP_ORDER.flatMap((op) => all.filter((r) => r.op === op));
+  // By operation, then by name and type: independent resources come from the engine in any order,
+  // and a PR comment should not reorder between two runs of the same change.
+  const byName = (a: ResourceChange, b: ResourceChange) => a.name.localeCompare(b.name) || a.type.localeCompare(b.type);
+  const resources = OP_ORDER.flatMap((op) => all.filter((r) => r.op === op).sort(byName));
   const errors = (preview.diagnostics ?? [])
     .filter((d) => d.severity === "error")
     .map((d) => (d.message ?? "").trim())

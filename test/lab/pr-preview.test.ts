@@ -123,12 +123,13 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     assert.ok(Number(counts[1]) > 20, `the unchanged resources are all counted (${counts[1]})`);
     const rows = md.split("\n").filter((l) => /^\| (create|update|replace|delete) \|/.test(l));
     // The placement's new member, ikogke, now waits on destroy for the IrisCluster's Work too.
+    // Rows sorted by operation, then name (the engine gives independent resources in any order).
     assert.deepStrictEqual(rows, [
+      '| update | `default-federated-iris-policy` | `kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy` | `spec.placement.clusterAffinity.clusterNames[1]` added `"ikogke"` |',
+      '| update | `default-federated-iris-template` | `kubernetes:intersystems.com/v1alpha1:IrisCluster` | `spec.serviceTemplate.spec.type` `"LoadBalancer"` → `"NodePort"` |',
       // (the list is positional: the IrisCluster and its license Secret sort before shhhh-secret)
       '| update | `ikogke-member-works-gone` | `pulumi-nodejs:dynamic/iko-plus-karmada:MemberWorksGone` | `objects[0].kind` `"Secret"` → `"IrisCluster"`<br>' +
         '`objects[0].name` `"shhhh-secret"` → `"federated-iris"`<br>`objects[1]` added<br>`objects[2]` added |',
-      '| update | `default-federated-iris-policy` | `kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy` | `spec.placement.clusterAffinity.clusterNames[1]` added `"ikogke"` |',
-      '| update | `default-federated-iris-template` | `kubernetes:intersystems.com/v1alpha1:IrisCluster` | `spec.serviceTemplate.spec.type` `"LoadBalancer"` → `"NodePort"` |',
     ]);
     assert.ok(
       !/lab-(irisLicenseKey|shhhhSecretData)-[0-9a-f]{8}/.test(md + res.stderr),

@@ -121,7 +121,7 @@ describe("preview summary: parsing a --json preview", () => {
       name: "p-s",
     });
   });
-  it("counts creates, updates, replaces and deletes; lists changed resources, destructive first", () => {
+  it("counts creates, updates, replaces and deletes; lists changed resources, destructive first, then by name (not in the engine's order)", () => {
     const s = summarizeStack("lab-fleet", fleetPreview());
     assert.deepStrictEqual(s.counts, { create: 1, update: 3, replace: 1, delete: 1, same: 2 });
     assert.deepStrictEqual(
@@ -129,9 +129,9 @@ describe("preview summary: parsing a --json preview", () => {
       [
         "replace cfg",
         "delete old-cm",
+        "update default-federated-iris-license",
         "update default-federated-iris-policy",
         "update default-federated-iris-template",
-        "update default-federated-iris-license",
         "create new-ns",
       ],
     );
@@ -147,7 +147,7 @@ describe("preview summary: parsing a --json preview", () => {
     );
   });
   it("gives the changed property paths with old → new for non-secret scalars", () => {
-    const [, , policy, iris] = summarizeStack("lab-fleet", fleetPreview()).resources;
+    const [, , , policy, iris] = summarizeStack("lab-fleet", fleetPreview()).resources;
     assert.deepStrictEqual(policy.properties, [
       {
         path: "spec.placement.clusterAffinity.clusterNames[1]",
@@ -277,9 +277,9 @@ describe("preview summary: Markdown", () => {
         "|---|---|---|---|",
         '| replace | `cfg` | `kubernetes:core/v1:ConfigMap` | `metadata.name` `"a"` → `"b"` **(forces replacement)**<br>`data.password` added (secret) |',
         "| delete | `old-cm` | `kubernetes:core/v1:ConfigMap` | (deleted) |",
+        '| update | `default-federated-iris-license` | `kubernetes:core/v1:Secret` | `stringData["iris.key"]` changed (secret) |',
         '| update | `default-federated-iris-policy` | `kubernetes:policy.karmada.io/v1alpha1:PropagationPolicy` | `spec.placement.clusterAffinity.clusterNames[1]` added `"ikogke"` |',
         '| update | `default-federated-iris-template` | `kubernetes:intersystems.com/v1alpha1:IrisCluster` | `spec.serviceTemplate.spec.type` `"LoadBalancer"` → `"NodePort"` |',
-        '| update | `default-federated-iris-license` | `kubernetes:core/v1:Secret` | `stringData["iris.key"]` changed (secret) |',
         "| create | `new-ns` | `kubernetes:core/v1:Namespace` | (new) |",
         "",
         "#### `lab-wfh`: no changes",
