@@ -193,12 +193,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
         { parent: this, dependsOn: [this.release] },
       );
     } else {
+      // checkKarmadaControlPlaneArgs has made sure `existing` gives exactly one kubeconfig source.
       const e = args.existing as { kubeconfig?: pulumi.Input<string>; kubeconfigPath?: string };
-      if ((e.kubeconfig === undefined) === (e.kubeconfigPath === undefined)) {
-        throw new Error(
-          `KarmadaControlPlane "${name}": give exactly one of existing.kubeconfig and existing.kubeconfigPath`,
-        );
-      }
       const text =
         e.kubeconfigPath !== undefined
           ? pulumi.output(readKubeconfigFile(e.kubeconfigPath, `Karmada "${name}" kubeconfigPath`))
