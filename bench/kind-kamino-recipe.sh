@@ -74,7 +74,8 @@ img() { # key image: --set key.image.{registry,repository,tag}
 kh -n karmada-system get secret karmada-kubeconfig -o jsonpath='{.data.kubeconfig}' | base64 -d > "$tmp/ikokamino.kubeconfig"
 sed -i -E 's#server: https://[^ ]+#server: https://127.0.0.1:32443#' "$tmp/ikokamino.kubeconfig"
 kk() { "$KUBECTL_BIN" --kubeconfig "$tmp/ikokamino.kubeconfig" "$@"; }
-for _ in $(seq 1 120); do kk get --raw /apis/cluster.karmada.io/v1alpha1 >/dev/null 2>&1 && break; sleep 1; done
+# Until the aggregated cluster API answers a list (its discovery answers before its lists do).
+for _ in $(seq 1 120); do kk get clusters.cluster.karmada.io >/dev/null 2>&1 && break; sleep 1; done
 
 # The CRD exported from the member (where IKO's chart would have put it) into Karmada.
 km get crd irisclusters.intersystems.com -o yaml | grep -vE '^\s+(creationTimestamp|resourceVersion|uid|generation):' | kk create -f - >/dev/null
@@ -82,7 +83,12 @@ km get crd irisclusters.intersystems.com -o yaml | grep -vE '^\s+(creationTimest
 # karmadactl join with the member's kubeconfig at the node's address (reachable from this host and from pods).
 ip=$(docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}' "$member-control-plane" | awk '{print $1}')
 sed -E "s#server: https://[^ ]+#server: https://$ip:6443#" "$tmp/$member.kubeconfig" > "$tmp/$member-peer.kubeconfig"
-"$KARMADACTL_BIN" join "$member" --kubeconfig "$tmp/ikokamino.kubeconfig" --cluster-kubeconfig "$tmp/$member-peer.kubeconfig" >/dev/null
+# Retyped, as a user would, while the just-started aggregated API still answers 503 now and then.
+for try in 1 2 3 4 5; do
+  "$KARMADACTL_BIN" join "$member" --kubeconfig "$tmp/ikokamino.kubeconfig" --cluster-kubeconfig "$tmp/$member-peer.kubeconfig" >/dev/null 2>"$tmp/join.err" && break
+  [ "$try" = 5 ] && { cat "$tmp/join.err" >&2; exit 1; }
+  sleep 2
+done
 
 kk apply -f - >/dev/null <<YAML
 apiVersion: intersystems.com/v1alpha1

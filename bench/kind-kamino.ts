@@ -50,7 +50,11 @@ async function recipeOnce(env: Record<string, string>, kenv: Record<string, stri
   return t;
 }
 
-async function stackOnce(env: Record<string, string>, kenv: Record<string, string>, run: number): Promise<number> {
+export async function stackOnce(
+  env: Record<string, string>,
+  kenv: Record<string, string>,
+  run: number,
+): Promise<number> {
   deleteClusters(env.KIND_BIN);
   const cli = new PulumiCli("kind-bench-passphrase");
   cli.env.PATH = `${path.dirname(env.KIND_BIN)}:${cli.env.PATH}`;
@@ -73,7 +77,10 @@ async function stackOnce(env: Record<string, string>, kenv: Record<string, strin
       JSON.stringify({ password: "bench" }),
     ]);
     const t0 = process.hrtime.bigint();
-    await stack.up();
+    // IKO_BENCH_TRACE=<dir>: the OpenTelemetry trace of each timed `up` (each step's start and end
+    // times), to see which waits are on the critical path.
+    const traceDir = process.env.IKO_BENCH_TRACE;
+    await stack.up(traceDir ? ["--otel-traces", `file://${path.join(traceDir, `kamino-up-${run}.json`)}`] : []);
     const member = clientsFromText(
       (JSON.parse(await stack.output("clusterKubeconfigs")) as Record<string, string>)[NAMES[1]],
     );

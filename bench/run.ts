@@ -12,6 +12,7 @@
  *                    "kamino": only the second article on real kind, "lab": leave the kind figures out
  *   IKO_BENCH_CLI    a folder holding another `pulumi` CLI (e.g. a newer one): the scaling runs
  *                    are then made with both CLIs, interleaved, and the CLIs compared
+ *   IKO_BENCH_TRACE  a folder for an OpenTelemetry trace (JSON) of each timed kind Kamino `up`
  */
 import * as child from "child_process";
 import * as os from "os";

@@ -90,7 +90,14 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
         },
   );
   const karmadaCrd = cfg.crdManifestPath
-    ? [new CrdMirror("karmada-iriscluster-crd", { target: karmada, manifestPath: cfg.crdManifestPath })]
+    ? [
+        // As soon as the Karmada apiserver answers (apiGate), so the controller-manager's first
+        // resource discovery already sees IrisClusters.
+        new CrdMirror("karmada-iriscluster-crd", {
+          target: { provider: karmada.provider, readyGate: karmada.apiGate },
+          manifestPath: cfg.crdManifestPath,
+        }),
+      ]
     : [];
   const interpreter = declareIrisInterpreter("karmada-iriscluster-interpreter", karmada);
 

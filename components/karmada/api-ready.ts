@@ -1,18 +1,21 @@
 /**
  * KarmadaApiReady: a Pulumi dynamic resource that, on create and update, waits until a Karmada
- * API installed by the chart serves the groups joins and policies need. `helm install --wait`
- * (what the Release waits for) returns once the Deployments are Available, but the chart's
- * static-resource Job, a plain Job the wait does not cover, applies the CRDs and the APIService
- * `v1alpha1.cluster.karmada.io` into the Karmada API later, and karmada-aggregated-apiserver
- * serves `clusters` only once that APIService is Available: a Cluster created before fails with
- * `no matches for kind "Cluster"` (seen on kind with chart v1.16.0; Karmada #3175).
+ * API installed by the chart is ready for what comes next, judged through that API (so it works
+ * for any host cluster). The release does not wait for the chart's Deployments; two of these do:
+ * - until the apiserver answers, so CRDs can go in before the controller-manager starts (its
+ *   resource discovery runs at start, then every 30 s);
+ * - until it serves the groups joins and policies need, its controllers hold their leader Leases
+ *   and its webhook admits a policy. The chart's static-resource Job applies the CRDs and the
+ *   APIService `v1alpha1.cluster.karmada.io`, and karmada-aggregated-apiserver serves `clusters`
+ *   only once that APIService is Available: a Cluster created before fails with `no matches for
+ *   kind "Cluster"` (seen on kind with chart v1.16.0; Karmada #3175).
  *
  * The credentials are a secret input and output, as in MemberWorksGone. Only Node built-ins and
  * the pure functions below run in the provider process.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeconfigCredentials } from "../kubeconfig";
-import { karmadaGet } from "./works-provider";
+import { karmadaRequest } from "./works-provider";
 
 /** The API groups (and versions) a Karmada API must serve before anything goes into it. */
 export const KARMADA_API_GROUPS = [
@@ -22,6 +25,23 @@ export const KARMADA_API_GROUPS = [
   "config.karmada.io/v1alpha1",
 ];
 
+/** The group the early wait needs: the Karmada apiserver itself answers (CRDs can go in). */
+export const KARMADA_APISERVER_GROUPS = ["apiextensions.k8s.io/v1"];
+
+/**
+ * The leader-election Leases, in the Karmada API, of the chart's controllers (the
+ * controller-manager, the scheduler, and the kube-controller-manager that issues token Secrets):
+ * each has a holder once its component runs.
+ */
+export const KARMADA_CONTROLLER_LEASES = [
+  "karmada-system/karmada-controller-manager",
+  "karmada-system/karmada-scheduler",
+  "kube-system/kube-controller-manager",
+];
+
+/** The chart's webhook configurations; a policy is admitted only once karmada-webhook answers them. */
+export const KARMADA_WEBHOOK_CONFIGURATIONS = ["mutating-config", "validating-config"];
+
 /** Seconds to wait for them. */
 export const DEFAULT_API_READY_TIMEOUT_SECONDS = 300;
 
@@ -30,15 +50,48 @@ export interface KarmadaApiReadyInputs {
   karmada: KubeconfigCredentials;
   /** group/version paths to wait for. */
   groups: string[];
+  /** Leases ("namespace/name") that must have a holder. Without it, no Lease is waited for. */
+  leases?: string[];
+  /**
+   * Wait until the Karmada webhook admits a PropagationPolicy (its configurations exist and a
+   * dry-run create succeeds). Without it, admission is not waited for.
+   */
+  admission?: boolean;
   timeoutSeconds: number;
 }
 
-/** The groups of `groups` whose discovery answered anything but 200 (by `status`: group → HTTP status or error). */
-export function missingGroups(groups: string[], status: Record<string, number | string | undefined>): string[] {
-  return groups.filter((g) => status[g] !== 200);
+/** What a wait checks, by key: each group, `lease <namespace>/<name>`, and `admission`. */
+export function apiReadyChecks(inputs: Pick<KarmadaApiReadyInputs, "groups" | "leases" | "admission">): string[] {
+  return [
+    ...inputs.groups,
+    ...(inputs.leases ?? []).map((l) => `lease ${l}`),
+    ...(inputs.admission ? ["admission"] : []),
+  ];
 }
 
-/** The one message of a failed wait: which groups, what they answered, and the fix. */
+/** The checks of `checks` whose answer was anything but 200 (by `status`: check → HTTP status or what went wrong). */
+export function missingGroups(checks: string[], status: Record<string, number | string | undefined>): string[] {
+  return checks.filter((g) => status[g] !== 200);
+}
+
+/** 200 when a Lease (as the API returned it) has a holder, else why not. */
+export function leaseStatus(lease: unknown): number | string {
+  const holder = (lease as { spec?: { holderIdentity?: string } } | undefined)?.spec?.holderIdentity;
+  return holder ? 200 : "no holder yet";
+}
+
+/** The dry-run PropagationPolicy the admission check posts (nothing is stored). */
+export const ADMISSION_PROBE = {
+  apiVersion: "policy.karmada.io/v1alpha1",
+  kind: "PropagationPolicy",
+  metadata: { name: "iko-plus-admission-probe", namespace: "default" },
+  spec: {
+    resourceSelectors: [{ apiVersion: "v1", kind: "ConfigMap", name: "iko-plus-admission-probe" }],
+    placement: { clusterAffinity: { clusterNames: ["iko-plus-admission-probe"] } },
+  },
+};
+
+/** The one message of a failed wait: which checks, what they answered, and the fix. */
 export function apiReadyTimeoutMessage(
   server: string,
   seconds: number,
@@ -52,20 +105,42 @@ export function apiReadyTimeoutMessage(
     )
     .join(", ");
   return (
-    `the Karmada API at ${server} did not serve ${what} within ${seconds} s of the chart's install; ` +
-    "check the chart's karmada-static-resource Job and karmada-aggregated-apiserver on the host (kubectl -n karmada-host get jobs,pods), then run up again"
+    `the Karmada API at ${server} was not ready within ${seconds} s of the chart's install: ${what}; ` +
+    "check the chart's karmada-static-resource Job, karmada-aggregated-apiserver, the controllers and karmada-webhook on the host (kubectl -n karmada-host get jobs,pods), then run up again"
   );
 }
 
-export async function waitForKarmadaApi(inputs: KarmadaApiReadyInputs, pollMs = 2000): Promise<void> {
+async function checkOnce(k: KubeconfigCredentials, check: string): Promise<number | string | undefined> {
+  if (check.startsWith("lease ")) {
+    const [ns, name] = check.slice("lease ".length).split("/");
+    const r = await karmadaRequest(k, `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${name}`);
+    return r.status === 200 ? leaseStatus(r.body) : (r.status ?? r.error);
+  }
+  if (check === "admission") {
+    for (const c of KARMADA_WEBHOOK_CONFIGURATIONS) {
+      const kind = c.startsWith("mutating") ? "mutating" : "validating";
+      const r = await karmadaRequest(k, `/apis/admissionregistration.k8s.io/v1/${kind}webhookconfigurations/${c}`);
+      if (r.status === 404) return `no ${kind} webhook configuration ${c} yet`;
+      if (r.status !== 200) return r.status ?? r.error;
+    }
+    const r = await karmadaRequest(
+      k,
+      "/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies?dryRun=All",
+      ADMISSION_PROBE,
+    );
+    return r.status ?? r.error;
+  }
+  const r = await karmadaRequest(k, `/apis/${check}`);
+  return r.status ?? r.error;
+}
+
+export async function waitForKarmadaApi(inputs: KarmadaApiReadyInputs, pollMs = 1000): Promise<void> {
   const start = Date.now();
+  const checks = apiReadyChecks(inputs);
   const status: Record<string, number | string | undefined> = {};
   for (;;) {
-    for (const g of missingGroups(inputs.groups, status)) {
-      const r = await karmadaGet(inputs.karmada, `/apis/${g}`);
-      status[g] = r.status ?? r.error;
-    }
-    const missing = missingGroups(inputs.groups, status);
+    for (const c of missingGroups(checks, status)) status[c] = await checkOnce(inputs.karmada, c);
+    const missing = missingGroups(checks, status);
     if (missing.length === 0) return;
     const elapsed = (Date.now() - start) / 1000;
     if (elapsed >= inputs.timeoutSeconds)
@@ -80,7 +155,7 @@ export class KarmadaApiReadyProvider implements pulumi.dynamic.ResourceProvider 
     olds: KarmadaApiReadyInputs,
     news: KarmadaApiReadyInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
-    const changed = (["karmada", "groups", "timeoutSeconds"] as const).some(
+    const changed = (["karmada", "groups", "leases", "admission", "timeoutSeconds"] as const).some(
       (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
     );
     return { changes: changed, replaces: [], deleteBeforeReplace: false };

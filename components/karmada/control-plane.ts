@@ -8,7 +8,13 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, checkKubeconfigSource, clusterOptions, readKubeconfigFile } from "../cluster";
 import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeconfig";
-import { DEFAULT_API_READY_TIMEOUT_SECONDS, KARMADA_API_GROUPS, KarmadaApiReady } from "./api-ready";
+import {
+  DEFAULT_API_READY_TIMEOUT_SECONDS,
+  KARMADA_API_GROUPS,
+  KARMADA_APISERVER_GROUPS,
+  KARMADA_CONTROLLER_LEASES,
+  KarmadaApiReady,
+} from "./api-ready";
 import { ArgProblem, chartImageValues, checkField, checkImageRef, checkNodePort, throwIfArgProblems } from "../names";
 import {
   KARMADA_CHART_REPO,
@@ -31,6 +37,12 @@ export interface KarmadaHandle {
   readonly provider: k8s.Provider;
   /** What must exist before objects go into the Karmada API. */
   readonly readyGate: pulumi.Resource[];
+  /**
+   * What must exist before CRDs go into the Karmada API: only its apiserver answering, which in
+   * Helm mode comes before the controllers run. A CRD there before the controller-manager starts is
+   * seen by its first resource discovery instead of one up to 30 s later. Never later than `readyGate`.
+   */
+  readonly apiGate: pulumi.Resource[];
 }
 
 export interface KarmadaHelmArgs {
@@ -54,11 +66,16 @@ export interface KarmadaHelmArgs {
    * aggregatedApiServer, controllerManager, scheduler, webhook), each pinned. @default KARMADA_DEFAULT_IMAGES
    */
   images?: KarmadaImages;
-  /** Seconds Helm waits for Karmada. @default 900 */
+  /**
+   * Seconds Helm waits for the chart's pre-install jobs, and then the wait for the Karmada apiserver
+   * to answer (Helm does not wait for the Deployments: the waits below judge Karmada by its API).
+   * @default 900
+   */
   timeoutSeconds?: number;
   /**
-   * Seconds to wait, after the release, until the Karmada API serves its groups (the chart applies
-   * them in a Job Helm does not wait for). @default 300
+   * Seconds to wait, once the apiserver answers, until the Karmada API serves its groups (the chart
+   * applies them in a Job), its controllers hold their leader Leases and its webhook admits a
+   * policy. @default 300
    */
   apiReadyTimeoutSeconds?: number;
 }
@@ -131,8 +148,11 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
   declare public readonly readyGate: pulumi.Resource[];
   /** Helm mode: the release. */
   declare public readonly release: k8s.helm.v3.Release | undefined;
-  /** Helm mode: the wait until the Karmada API serves its groups (after the release). */
+  /** Helm mode: the wait until the Karmada apiserver answers (after the release). */
+  declare public readonly apiServing: KarmadaApiReady | undefined;
+  /** Helm mode: the wait until the Karmada API serves its groups, runs its controllers and admits policies. */
   declare public readonly apiReady: KarmadaApiReady | undefined;
+  declare public readonly apiGate: pulumi.Resource[];
 
   constructor(name: string, args: KarmadaControlPlaneArgs, opts?: pulumi.ComponentResourceOptions) {
     throwIfArgProblems("KarmadaControlPlane", name, checkKarmadaControlPlaneArgs(args));
@@ -162,6 +182,10 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
           ...chart,
           values,
           timeout: h.timeoutSeconds ?? 900,
+          // Helm runs the pre-install jobs (the certificates, the kubeconfig Secret) either way; the
+          // Deployments are judged by the waits below, through the Karmada API, so the CRDs can go
+          // in as soon as the apiserver answers instead of after the slowest Deployment.
+          skipAwait: true,
         },
         clusterOptions(this, h.host),
       );
@@ -181,16 +205,24 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
         ),
       );
       this.endpoint = pulumi.output(h.endpoint);
+      const credentials = this.kubeconfig.apply((t) =>
+        kubeconfigCredentials(t, "the Karmada kubeconfig", (f) => fs.readFileSync(f, "utf8")),
+      );
+      this.apiServing = new KarmadaApiReady(
+        `${name}-api-serving`,
+        { karmada: credentials, groups: KARMADA_APISERVER_GROUPS, timeoutSeconds: h.timeoutSeconds ?? 900 },
+        { parent: this, dependsOn: [this.release] },
+      );
       this.apiReady = new KarmadaApiReady(
         `${name}-api-ready`,
         {
-          karmada: this.kubeconfig.apply((t) =>
-            kubeconfigCredentials(t, "the Karmada kubeconfig", (f) => fs.readFileSync(f, "utf8")),
-          ),
+          karmada: credentials,
           groups: KARMADA_API_GROUPS,
+          leases: KARMADA_CONTROLLER_LEASES,
+          admission: true,
           timeoutSeconds: h.apiReadyTimeoutSeconds ?? DEFAULT_API_READY_TIMEOUT_SECONDS,
         },
-        { parent: this, dependsOn: [this.release] },
+        { parent: this, dependsOn: [this.apiServing] },
       );
     } else {
       // checkKarmadaControlPlaneArgs has made sure `existing` gives exactly one kubeconfig source.
@@ -202,6 +234,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       this.kubeconfig = pulumi.secret(text);
       this.endpoint = pulumi.unsecret(text.apply((t) => parseKubeconfig(t, `Karmada "${name}" kubeconfig`).server));
       this.release = undefined;
+      this.apiServing = undefined;
       this.apiReady = undefined;
     }
     this.provider = new k8s.Provider(
@@ -209,9 +242,11 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       // Given a file, the provider gets its path (as ExistingCluster's does): state records where the
       // credentials are, not a copy of them.
       { kubeconfig: args.existing?.kubeconfigPath ?? this.kubeconfig, clusterIdentifier: `${name}-karmada-api` },
-      { parent: this },
+      // Configured once the apiserver answers: the provider reads the API's schema when it starts.
+      { parent: this, ...(this.apiServing ? { dependsOn: [this.apiServing] } : {}) },
     );
     this.readyGate = this.release && this.apiReady ? [this.release, this.apiReady] : [];
+    this.apiGate = this.release && this.apiServing ? [this.release, this.apiServing] : [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.
     this.registerOutputs({ endpoint: this.endpoint });

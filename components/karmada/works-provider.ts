@@ -46,24 +46,28 @@ export const DEFAULT_WORKS_READY_TIMEOUT_SECONDS = 1020;
 /** The outputs kept secret in state. */
 export const WORKS_SECRET_OUTPUTS = ["karmada"];
 
-export interface GetResult {
+export interface KarmadaAnswer {
   status?: number;
   body?: unknown;
   error?: string;
 }
 
-/** A GET of the Karmada API; never throws (an error is returned as text, without credentials). */
-export function karmadaGet(k: KubeconfigCredentials, apiPath: string): Promise<GetResult> {
+/**
+ * A GET of the Karmada API, or a POST of `body` (as JSON) when one is given; never throws (an
+ * error is returned as text, without credentials). Any 2xx answer counts as 200.
+ */
+export function karmadaRequest(k: KubeconfigCredentials, apiPath: string, body?: unknown): Promise<KarmadaAnswer> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const https: typeof import("https") = require("https");
   const url = new URL(apiPath, k.server);
   return new Promise((resolve) => {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (k.token) headers.Authorization = `Bearer ${k.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
     const req = https.request(
       url,
       {
-        method: "GET",
+        method: body === undefined ? "GET" : "POST",
         headers,
         ca: k.ca,
         cert: k.cert,
@@ -77,8 +81,9 @@ export function karmadaGet(k: KubeconfigCredentials, apiPath: string): Promise<G
           text += d;
         });
         res.on("end", () => {
-          const status = res.statusCode ?? 0;
-          if (status !== 200) return resolve({ status });
+          const code = res.statusCode ?? 0;
+          if (code < 200 || code > 299) return resolve({ status: code });
+          const status = 200;
           try {
             resolve({ status, body: JSON.parse(text) as unknown });
           } catch {
@@ -89,13 +94,13 @@ export function karmadaGet(k: KubeconfigCredentials, apiPath: string): Promise<G
     );
     req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
     req.on("error", (err: Error) => resolve({ error: `${k.server}: ${err.message}` }));
-    req.end();
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
 /** The member's Works, or the error; a missing Work API (404: Karmada gone or never installed) leaves nothing to wait for. */
 async function listWorks(k: KubeconfigCredentials, cluster: string): Promise<{ works?: WorkLike[]; error?: string }> {
-  const r = await karmadaGet(k, `/apis/work.karmada.io/v1alpha1/namespaces/${workNamespace(cluster)}/works`);
+  const r = await karmadaRequest(k, `/apis/work.karmada.io/v1alpha1/namespaces/${workNamespace(cluster)}/works`);
   if (r.status === 404) return { works: [] };
   if (r.status === 200) return { works: (r.body as { items?: WorkLike[] }).items ?? [] };
   return { error: r.error ?? `HTTP ${r.status} from ${k.server}` };
@@ -103,7 +108,7 @@ async function listWorks(k: KubeconfigCredentials, cluster: string): Promise<{ w
 
 /** The member's Cluster Ready condition ("absent" when there is no Cluster, "Unknown" when Karmada does not answer). */
 async function clusterReady(k: KubeconfigCredentials, cluster: string): Promise<string> {
-  const r = await karmadaGet(k, `/apis/cluster.karmada.io/v1alpha1/clusters/${cluster}`);
+  const r = await karmadaRequest(k, `/apis/cluster.karmada.io/v1alpha1/clusters/${cluster}`);
   if (r.status === 404) return "absent";
   if (r.status !== 200) return "Unknown";
   return clusterReadyStatus(r.body as Parameters<typeof clusterReadyStatus>[0]);

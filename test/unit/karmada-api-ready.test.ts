@@ -1,15 +1,21 @@
 /**
- * KarmadaApiReady: the wait after the Karmada chart's install until its API serves the groups
- * joins and policies need (the chart applies them in a Job that Helm's wait does not cover).
+ * KarmadaApiReady: the waits after the Karmada chart's install, judged through the Karmada API:
+ * until its apiserver answers (CRDs may go in), then until it serves the groups joins and policies
+ * need, its controllers hold their Leases and its webhook admits a policy.
  */
 import * as assert from "assert";
+import * as https from "https";
 import {
+  ADMISSION_PROBE,
   KARMADA_API_GROUPS,
   KarmadaApiReadyProvider,
+  apiReadyChecks,
   apiReadyTimeoutMessage,
+  leaseStatus,
   missingGroups,
   waitForKarmadaApi,
 } from "../../components/karmada";
+import { generateFleetCa } from "../../components/tls/ca";
 
 describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
   it("waits for the aggregated cluster API and the CRD groups", () => {
@@ -29,20 +35,44 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
     assert.deepStrictEqual(missingGroups(["a/v1"], { "a/v1": 200 }), []);
   });
 
-  it("fails with one message naming the server, each missing group's answer and the fix", () => {
+  it("fails with one message naming the server, each missing check's answer and the fix", () => {
     assert.strictEqual(
       apiReadyTimeoutMessage(
         "https://127.0.0.1:32443",
         300,
-        ["cluster.karmada.io/v1alpha1", "work.karmada.io/v1alpha2", "x/v1"],
+        [
+          "cluster.karmada.io/v1alpha1",
+          "work.karmada.io/v1alpha2",
+          "x/v1",
+          "lease kube-system/kube-controller-manager",
+        ],
         {
           "cluster.karmada.io/v1alpha1": 503,
           "work.karmada.io/v1alpha2": "https://127.0.0.1:32443: connect ECONNREFUSED",
+          "lease kube-system/kube-controller-manager": "no holder yet",
         },
       ),
-      "the Karmada API at https://127.0.0.1:32443 did not serve cluster.karmada.io/v1alpha1 (HTTP 503), work.karmada.io/v1alpha2 (https://127.0.0.1:32443: connect ECONNREFUSED), x/v1 (no answer) within 300 s of the chart's install; " +
-        "check the chart's karmada-static-resource Job and karmada-aggregated-apiserver on the host (kubectl -n karmada-host get jobs,pods), then run up again",
+      "the Karmada API at https://127.0.0.1:32443 was not ready within 300 s of the chart's install: cluster.karmada.io/v1alpha1 (HTTP 503), work.karmada.io/v1alpha2 (https://127.0.0.1:32443: connect ECONNREFUSED), x/v1 (no answer), lease kube-system/kube-controller-manager (no holder yet); " +
+        "check the chart's karmada-static-resource Job, karmada-aggregated-apiserver, the controllers and karmada-webhook on the host (kubectl -n karmada-host get jobs,pods), then run up again",
     );
+  });
+
+  it("checks the groups, then each Lease, then admission, in that order and only those asked for", () => {
+    assert.deepStrictEqual(apiReadyChecks({ groups: ["a/v1"] }), ["a/v1"]);
+    assert.deepStrictEqual(apiReadyChecks({ groups: ["a/v1"], leases: ["ns/one", "ns/two"], admission: true }), [
+      "a/v1",
+      "lease ns/one",
+      "lease ns/two",
+      "admission",
+    ]);
+    assert.deepStrictEqual(apiReadyChecks({ groups: [], admission: false }), []);
+  });
+
+  it("counts a Lease as held only when it names a holder", () => {
+    assert.strictEqual(leaseStatus({ spec: { holderIdentity: "karmada-controller-manager-7f9_1a2b" } }), 200);
+    assert.strictEqual(leaseStatus({ spec: { holderIdentity: "" } }), "no holder yet");
+    assert.strictEqual(leaseStatus({ spec: {} }), "no holder yet");
+    assert.strictEqual(leaseStatus(undefined), "no holder yet");
   });
 
   it("waitForKarmadaApi gives up after its timeout against an API that does not answer, without credentials in the message", async () => {
@@ -50,7 +80,7 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
     await assert.rejects(
       waitForKarmadaApi({ karmada, groups: ["cluster.karmada.io/v1alpha1"], timeoutSeconds: 0 }, 10),
       (e: Error) =>
-        /did not serve cluster\.karmada\.io\/v1alpha1 \(https:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/.test(
+        /was not ready within 0 s of the chart.s install: cluster\.karmada\.io\/v1alpha1 \(https:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/.test(
           e.message,
         ) && !e.message.includes("secret-token-value"),
     );
@@ -67,6 +97,109 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
     assert.strictEqual(
       (await p.diff("karmada-api", a, { ...a, karmada: { server: "https://127.0.0.1:2", insecure: false } })).changes,
       true,
+    );
+  });
+});
+
+describe("unit: KarmadaApiReady against a fake Karmada API (HTTPS)", function () {
+  this.timeout(60_000);
+  let server: https.Server;
+  let port = 0;
+  const requests: { method: string; url: string; body: string }[] = [];
+  /** Per path: the answers in turn (the last one repeats); a number is a bare status. */
+  let answers: Record<string, (number | object)[]> = {};
+
+  before(async () => {
+    const ca = generateFleetCa({ keyBits: 2048, commonName: "fake karmada" });
+    server = https.createServer({ cert: ca.certPem, key: ca.keyPem }, (req, res) => {
+      let body = "";
+      req.on("data", (d: Buffer) => (body += d.toString("utf8")));
+      req.on("end", () => {
+        requests.push({ method: req.method ?? "", url: req.url ?? "", body });
+        const queue = answers[req.url ?? ""] ?? [404];
+        const next = queue.length > 1 ? queue.shift() : queue[0];
+        if (typeof next === "number") res.writeHead(next).end("{}");
+        else
+          res
+            .writeHead(req.method === "POST" ? 201 : 200, { "Content-Type": "application/json" })
+            .end(JSON.stringify(next));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    port = (server.address() as { port: number }).port;
+  });
+  after(() => {
+    server.close();
+  });
+
+  const karmada = () => ({ server: `https://127.0.0.1:${port}`, insecure: true, token: "t0ken" });
+  const lease = "/apis/coordination.k8s.io/v1/namespaces/karmada-system/leases/karmada-scheduler";
+  const mutating = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/mutating-config";
+  const validating = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/validating-config";
+  const dryRun = "/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies?dryRun=All";
+
+  it("returns once the group answers, the Lease has a holder and a dry-run policy is admitted; each passed check is not asked again", async () => {
+    requests.length = 0;
+    answers = {
+      "/apis/a/v1": [503, {}],
+      [lease]: [{ spec: {} }, { spec: { holderIdentity: "sched-1" } }],
+      [mutating]: [404, {}],
+      [validating]: [{}],
+      [dryRun]: [500, {}],
+    };
+    await waitForKarmadaApi(
+      {
+        karmada: karmada(),
+        groups: ["a/v1"],
+        leases: ["karmada-system/karmada-scheduler"],
+        admission: true,
+        timeoutSeconds: 30,
+      },
+      10,
+    );
+    assert.deepStrictEqual(
+      requests.map((r) => `${r.method} ${r.url}`),
+      [
+        "GET /apis/a/v1",
+        `GET ${lease}`,
+        `GET ${mutating}`,
+        "GET /apis/a/v1",
+        `GET ${lease}`,
+        `GET ${mutating}`,
+        `GET ${validating}`,
+        `POST ${dryRun}`,
+        `GET ${mutating}`,
+        `GET ${validating}`,
+        `POST ${dryRun}`,
+      ],
+    );
+    const posted = requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body) as unknown);
+    assert.deepStrictEqual(
+      posted,
+      [ADMISSION_PROBE, ADMISSION_PROBE],
+      "the probe policy, as a dry run (nothing stored)",
+    );
+  });
+
+  it("gives up with the one message naming what each check last answered", async () => {
+    answers = { "/apis/a/v1": [{}], [lease]: [{ spec: {} }], [mutating]: [404] };
+    await assert.rejects(
+      waitForKarmadaApi(
+        {
+          karmada: karmada(),
+          groups: ["a/v1"],
+          leases: ["karmada-system/karmada-scheduler"],
+          admission: true,
+          timeoutSeconds: 0,
+        },
+        10,
+      ),
+      (e: Error) =>
+        e.message ===
+        apiReadyTimeoutMessage(karmada().server, 0, ["lease karmada-system/karmada-scheduler", "admission"], {
+          "lease karmada-system/karmada-scheduler": "no holder yet",
+          admission: "no mutating webhook configuration mutating-config yet",
+        }),
     );
   });
 });

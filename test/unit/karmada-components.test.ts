@@ -98,24 +98,49 @@ describe("Karmada components under mocks", () => {
     assert.strictEqual(YAML.parse(kc.value).clusters[0].cluster.server, "https://127.0.0.1:32443");
     const prov = one(since(n), "pulumi:providers:kubernetes", "kp-karmada-api");
     assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret);
+    assert.strictEqual(rel.inputs.skipAwait, true, "Helm runs the hooks but does not wait for the Deployments");
     assert.deepStrictEqual(
       kp.readyGate,
       [kp.release, kp.apiReady],
-      "objects in Karmada wait for the release and for its API groups",
+      "objects in Karmada wait for the release and for the API to be ready",
     );
-    const ready = since(n).find((r) => r.name === "kp-api-ready");
-    assert.ok(ready, "a KarmadaApiReady wait");
+    assert.deepStrictEqual(kp.apiGate, [kp.release, kp.apiServing], "CRDs wait only for the apiserver to answer");
+    const byName = (name: string) => {
+      const found = since(n).filter((r) => r.name === name);
+      assert.strictEqual(found.length, 1, name);
+      return found[0];
+    };
+    const serving = byName("kp-api-serving");
+    const ready = byName("kp-api-ready");
     assert.ok(
-      ready.dependencies.some((d) => d.endsWith("::kp-karmada")),
-      "after the release",
+      serving.dependencies.some((d) => d.endsWith("::kp-karmada")),
+      "the serving wait after the release",
     );
-    assert.ok(unwrapSecret(ready.inputs.karmada).secret, "its credentials are secret");
+    assert.ok(
+      ready.dependencies.some((d) => d.endsWith("::kp-api-serving")),
+      "the ready wait after the serving wait",
+    );
+    assert.ok(
+      prov.dependencies.some((d) => d.endsWith("::kp-api-serving")),
+      "the provider is configured once the apiserver answers (it reads the schema when it starts)",
+    );
+    for (const w of [serving, ready]) assert.ok(unwrapSecret(w.inputs.karmada).secret, "the credentials are secret");
+    assert.deepStrictEqual(serving.inputs.groups, ["apiextensions.k8s.io/v1"]);
+    assert.deepStrictEqual([serving.inputs.leases, serving.inputs.admission], [undefined, undefined]);
+    assert.strictEqual(serving.inputs.timeoutSeconds, 900, "the release's timeout");
     assert.deepStrictEqual(ready.inputs.groups, [
       "cluster.karmada.io/v1alpha1",
       "policy.karmada.io/v1alpha1",
       "work.karmada.io/v1alpha2",
       "config.karmada.io/v1alpha1",
     ]);
+    assert.deepStrictEqual(ready.inputs.leases, [
+      "karmada-system/karmada-controller-manager",
+      "karmada-system/karmada-scheduler",
+      "kube-system/kube-controller-manager",
+    ]);
+    assert.strictEqual(ready.inputs.admission, true);
+    assert.strictEqual(ready.inputs.timeoutSeconds, 300);
   });
 
   it("KarmadaControlPlane existing: a provider from the given kubeconfig (a file's path, or contents as a secret), nothing installed", async () => {
@@ -454,13 +479,18 @@ describe("fleet stack under mocks", () => {
         .sort(),
       ["ikoclone-iko-iko", "ikofett-iko-iko"],
     );
-    assert.ok(
-      one(
-        mine,
-        "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition",
-        "karmada-iriscluster-crd-crd",
-      ).provider.includes("::karmada-karmada-api::"),
-      "the CRD in the Karmada API",
+    const karmadaCrd = one(
+      mine,
+      "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition",
+      "karmada-iriscluster-crd-crd",
+    );
+    assert.ok(karmadaCrd.provider.includes("::karmada-karmada-api::"), "the CRD in the Karmada API");
+    assert.deepStrictEqual(
+      karmadaCrd.dependencies
+        .filter((d) => /::karmada-(karmada|api-serving|api-ready)$/.test(d))
+        .map((d) => d.split("::").pop()),
+      ["karmada-karmada", "karmada-api-serving"],
+      "as soon as the apiserver answers, not after the whole API is ready (the controller-manager's first discovery sees it)",
     );
     assert.ok(
       one(
