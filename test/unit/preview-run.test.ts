@@ -235,6 +235,15 @@ describe("unit: preview:pr command (preview/run.ts) with faked git, lab and pulu
     assert.ok(o.logs.includes("lab-new: the base has no Pulumi.lab-new.yaml; previewing against an empty stack"));
     assert.ok(o.logs.includes("lab-new: pulumi preview --diff --json of the working tree"));
     assert.strictEqual(o.logs[o.logs.length - 1], "tearing down the lab and the worktree");
+    assert.strictEqual(
+      path.dirname(o.tmp),
+      fs.realpathSync(os.tmpdir()) === os.tmpdir() ? os.tmpdir() : path.dirname(o.tmp),
+    );
+    assert.match(path.basename(o.tmp), /^iko-plus-preview-/);
+    assert.ok(
+      o.summary.startsWith("<!-- iko-plus-preview -->\n### Pulumi preview: `lab-fleet`, `lab-new`\n"),
+      o.summary,
+    );
   });
 
   it("starts the lab with the members and Karmada the stacks name, and runs pulumi in a private environment", async () => {
@@ -490,6 +499,62 @@ describe("unit: preview:pr command (preview/run.ts) with faked git, lab and pulu
     assert.ok(o.seen.calls.some((c) => c.args.join(" ") === "worktree prune"));
   });
 
+  it("starts a lab for the clusters either side names, without Karmada when neither names it", async () => {
+    const side = (name: string) =>
+      YAML.stringify({ config: { "iko-plus:home": { kubeconfigPath: `.lab/${name}/kubeconfig` } } });
+    const o = track(
+      await preview(
+        ["--base", "main", "--stacks", "lab-wfh"],
+        { "Pulumi.lab-wfh.yaml": side("ikonew") },
+        {
+          baseFiles: { "Pulumi.lab-wfh.yaml": side("ikoold") },
+        },
+      ),
+    );
+    const up = o.seen.calls.find((c) => c.cmd === process.execPath && c.args[3] === "up");
+    assert.ok(up, "members but no Karmada: the lab is started");
+    assert.strictEqual(up.opts.env?.IKO_LAB_MEMBERS, "ikonew,ikoold");
+    assert.strictEqual(up.opts.env?.IKO_LAB_KARMADA, "0");
+    assert.ok(o.logs.includes(`lab in ${o.tmp}/lab: members [ikonew, ikoold]`), o.logs.join("\n"));
+  });
+
+  it("writes config files without an encryption salt when the new stack file has none", async () => {
+    const repo = makeRepo({ "Pulumi.lab-new.yaml": PLAIN_YAML });
+    cleanupDirs.push(repo);
+    const seen: Seen = { calls: [], configFiles: {} };
+    const fake = fakeRunner(repo, { baseFiles: {} }, seen);
+    const code = await main(["--base", "main", "--stacks", "lab-new"], {
+      log: () => undefined,
+      print: () => undefined,
+      run: async (cmd, args, opts) => (args[1] === "init" ? done() : fake(cmd, args, opts)),
+    });
+    assert.strictEqual(code, 0);
+    assert.deepStrictEqual(seen.configFiles["lab-new.head.yaml"], { config: { "iko-plus:program": "wfh" } });
+  });
+
+  it("logs progress to stderr by default, with the seconds since start", async () => {
+    const repo = makeRepo({});
+    cleanupDirs.push(repo);
+    const seen: Seen = { calls: [], configFiles: {} };
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    try {
+      process.stderr.write = ((d: string | Uint8Array) => {
+        written.push(d.toString());
+        return true;
+      }) as typeof process.stderr.write;
+      await main(["--base", "main", "--stacks", "lab-gone"], {
+        run: fakeRunner(repo, { baseFiles: {}, worktreeFails: true }, seen),
+        print: () => undefined,
+      });
+    } finally {
+      process.stderr.write = write;
+    }
+    const first = /^preview:pr \[(\d+\.\d)s\] base main = aaaaaaaaaaaa; worktree in .*\n$/.exec(written[0]);
+    assert.ok(first, written.join(""));
+    assert.ok(Number(first[1]) <= process.uptime() + 0.1, `${first[1]}s since the module was loaded`);
+  });
+
   it("fails before any set-up when the base is not a commit", async () => {
     const repo = makeRepo({});
     cleanupDirs.push(repo);
@@ -626,6 +691,19 @@ describe("unit: preview:pr helpers (preview/run.ts)", () => {
         },
       );
       assert.strictEqual(env.HOME, process.env.HOME, "the rest of the caller's environment is kept");
+      const nested = path.join(tmp, "a", "b");
+      pulumiEnv(nested, "pass", "/bin");
+      assert.ok(fs.statSync(path.join(nested, "backend")).isDirectory(), "missing parents are created");
+      const savedPath = process.env.PATH;
+      try {
+        delete process.env.PATH;
+        assert.strictEqual(
+          pulumiEnv(tmp, "p", "/b").PATH,
+          ["/b", path.join(TOOL, "lab", "shims"), ""].join(path.delimiter),
+        );
+      } finally {
+        process.env.PATH = savedPath;
+      }
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
@@ -662,5 +740,14 @@ describe("unit: preview:pr helpers (preview/run.ts)", () => {
     }
     assert.deepStrictEqual(written.sort(), ["e", "o"]);
     await assert.rejects(spawnRun("/nonexistent/command", [], { cwd: "/" }), /ENOENT/);
+  });
+
+  it("spawnRun gives the command no stdin: one that reads it to the end finishes", async () => {
+    const r = await spawnRun(
+      process.execPath,
+      ["-e", "process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('eof'))"],
+      { cwd: "/" },
+    );
+    assert.deepStrictEqual(r, { code: 0, stdout: "eof", stderr: "" });
   });
 });
