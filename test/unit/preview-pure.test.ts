@@ -102,6 +102,7 @@ describe("unit: preview summary, secrets and values (preview/summary.ts)", () =>
     assert.deepStrictEqual(lookupPath({ a: "[secret]" }, ["a", "b"]), { found: true, secret: true });
     assert.deepStrictEqual(lookupPath({ a: 1 }, ["a", "b"]), { found: false, secret: false });
     assert.deepStrictEqual(lookupPath({ a: {} }, ["a", "b"]), { found: false, secret: false });
+    assert.deepStrictEqual(lookupPath({ a: null }, ["a", "b"]), { found: false, secret: false });
     assert.deepStrictEqual(lookupPath({ a: [5, 6] }, ["a", 1]), { found: true, value: 6, secret: false });
   });
   it("treats only a Secret's data and stringData as sensitive by position; other types and paths by name", () => {
@@ -407,6 +408,46 @@ describe("unit: preview Markdown, the whole comment (preview/markdown.ts)", () =
     const before2 = headOnly(renderMarkdown(two, { maxChars: Number.MAX_SAFE_INTEGER })).length + heading + TABLE;
     assert.strictEqual(shown(renderMarkdown(two, { maxChars: before2 + 10 * ROW + 3 * 500 }), name), 10);
     assert.strictEqual(shown(renderMarkdown(two, { maxChars: before2 + 10 * ROW + 3 * 500 - 1 }), name), 9);
+  });
+  it("keeps room for the notes of every later stack, on a middle stack too", () => {
+    const name = "m".repeat(100);
+    const three = [rows("a", 1), rows(name, 50), rows("c", 1)];
+    const full = renderMarkdown(three, { maxChars: Number.MAX_SAFE_INTEGER });
+    const heading = `\n\n#### \`${name}\`: 50 to update`.length;
+    const before = full.indexOf(`\n\n#### \`${name}\``) + heading + TABLE;
+    // On the middle stack: its note, the last stack's and the last line (3 × 500); 30 rows leave the first
+    // stack room for its own row under its larger reserve (4 × 500).
+    assert.strictEqual(shown(renderMarkdown(three, { maxChars: before + 30 * ROW + 3 * 500 }), name), 30);
+    assert.strictEqual(shown(renderMarkdown(three, { maxChars: before + 30 * ROW + 3 * 500 - 1 }), name), 29);
+  });
+  it("once a row does not fit, leaves out every later row, shorter ones too", () => {
+    const long = { path: "p".repeat(300), kind: "add" as const, replaces: false, secret: false };
+    const s = stack("s", {
+      counts: { ...zero, update: 3 },
+      resources: [
+        { op: "update", name: "a", type: "t", urn: "a", properties: [] },
+        { op: "update", name: "b", type: "t", urn: "b", properties: [long] },
+        { op: "update", name: "c", type: "t", urn: "c", properties: [] },
+      ],
+    });
+    const full = renderMarkdown([s], { maxChars: Number.MAX_SAFE_INTEGER });
+    // Room for row a and then some, but not for row b: row c would fit, and is still left out.
+    const budget = full.indexOf("\n| update | `b`") + 100 + 2 * 203;
+    const md = renderMarkdown([s], { maxChars: budget });
+    assert.ok(md.includes("| update | `a` |") && !md.includes("| update | `c` |"), md);
+    assert.ok(md.includes("_… 2 more resources of `s` not shown (comment size limit)._"), md);
+  });
+  it("shows a stack's errors and table head only when they fit, with the blank line before the table", () => {
+    const err = "e".repeat(500);
+    const s = stack("s", { counts: { ...zero, update: 1 }, errors: [err], resources: rows("x", 1).resources });
+    const before = renderMarkdown([s], { maxChars: Number.MAX_SAFE_INTEGER }).split("\n\n#### ")[0].length;
+    const heading = "\n\n#### `s`: preview failed".length;
+    const errors = `\n\nThe preview failed:\n\n\`\`\`\n${err}\n\`\`\``.length;
+    const fits = before + heading + errors + TABLE + 2 * 203; // 203: a note's room for a one-letter stack name
+    const md = renderMarkdown([s], { maxChars: fits });
+    assert.ok(md.includes(err) && md.includes("| op | resource |"), md);
+    const tight = renderMarkdown([s], { maxChars: fits - 1 });
+    assert.ok(!tight.includes(err) && !tight.includes("| op | resource |"), tight);
   });
   it("shows only the heading of a stack whose errors do not fit, and says one resource was left out", () => {
     const big = stack("big", {
