@@ -66,6 +66,9 @@ interface Seen {
   worktree?: string;
 }
 
+/** The temporary folders main made; removed after each test even if a broken clean-up left them. */
+const leftovers: string[] = [];
+
 function fakeRunner(repo: string, world: World, seen: Seen): Runner {
   return async (cmd, args, opts) => {
     seen.calls.push({ cmd, args, opts });
@@ -77,6 +80,11 @@ function fakeRunner(repo: string, world: World, seen: Seen): Runner {
       if (sub === "rev-parse HEAD") return done(`${HEAD_SHA}\n`);
       if (sub.startsWith("status")) return done(world.dirty ? " M index.ts\n" : "");
       if (args[0] === "worktree" && args[1] === "add") {
+        // Only main's own `iko-plus-preview-*` folder: a mutated worktree path must never point the
+        // clean-up at the system temp folder itself.
+        const made = path.dirname(args[3]);
+        if (path.dirname(made) === os.tmpdir() && path.basename(made).startsWith("iko-plus-preview-"))
+          leftovers.push(made);
         if (world.worktreeFails) return done("", 128, "fatal: invalid reference");
         const wt = args[3];
         seen.worktree = wt;
@@ -185,7 +193,7 @@ function plan(o: Outcome): string[] {
 describe("unit: preview:pr command (preview/run.ts) with faked git, lab and pulumi", () => {
   let cleanupDirs: string[] = [];
   afterEach(() => {
-    for (const d of cleanupDirs) fs.rmSync(d, { recursive: true, force: true });
+    for (const d of [...cleanupDirs, ...leftovers.splice(0)]) fs.rmSync(d, { recursive: true, force: true });
     cleanupDirs = [];
   });
   const track = (o: Outcome) => {
