@@ -66,7 +66,7 @@ interface Seen {
   worktree?: string;
 }
 
-/** The temporary folders main made; removed after each test even if a broken clean-up left them. */
+/** The test checkouts and the temporary folders main made; removed after each test even if main threw or a broken clean-up left them. */
 const leftovers: string[] = [];
 
 function fakeRunner(repo: string, world: World, seen: Seen): Runner {
@@ -121,6 +121,7 @@ function fakeRunner(repo: string, world: World, seen: Seen): Runner {
 /** A checkout with Pulumi.yaml, a lock file, node_modules and the given stack files. */
 function makeRepo(files: Record<string, string>): string {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), "preview-run-test-"));
+  leftovers.push(repo); // removed after the test even when main throws before the test can track it
   fs.writeFileSync(path.join(repo, "Pulumi.yaml"), "name: iko-plus\nruntime: nodejs\n");
   fs.writeFileSync(path.join(repo, "package-lock.json"), '{"lock":1}');
   fs.mkdirSync(path.join(repo, "node_modules"));
