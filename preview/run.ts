@@ -27,17 +27,23 @@ import { fileBackendUrl } from "./backend";
 /** This checkout (the tool's own lab scripts and shims live here). */
 const TOOL = path.resolve(__dirname, "..");
 
-interface Run {
+export interface Run {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-function run(
-  cmd: string,
-  args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv; echo?: boolean },
-): Promise<Run> {
+export interface RunOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  echo?: boolean;
+}
+
+/** Runs one command to its end (a test passes a fake in `Deps`). */
+export type Runner = (cmd: string, args: string[], opts: RunOptions) => Promise<Run>;
+
+/** Runs a command, collecting its output; `echo` copies it to stderr as it comes. */
+export function spawnRun(cmd: string, args: string[], opts: RunOptions): Promise<Run> {
   return new Promise((resolve, reject) => {
     const p = child.spawn(cmd, args, {
       cwd: opts.cwd,
@@ -59,48 +65,64 @@ function run(
   });
 }
 
-function tail(r: Run, lines = 40): string {
+/** The last `lines` lines of a command's stdout then stderr. */
+export function tail(r: Run, lines = 40): string {
   return (r.stdout + "\n" + r.stderr).trim().split("\n").slice(-lines).join("\n");
 }
 
-async function ok(
-  cmd: string,
-  args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv; echo?: boolean },
-): Promise<Run> {
-  const r = await run(cmd, args, opts);
-  if (r.code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.code}:\n${tail(r)}`);
-  return r;
+/** A runner that throws, naming the command and its output's tail, when the command fails. */
+export function okRunner(run: Runner): Runner {
+  return async (cmd, args, opts) => {
+    const r = await run(cmd, args, opts);
+    if (r.code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.code}:\n${tail(r)}`);
+    return r;
+  };
 }
 
 const started = Date.now();
-const log = (msg: string) =>
+const stderrLog = (msg: string) =>
   process.stderr.write(`preview:pr [${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
 
-interface StackFile {
+/** What `main` does to the outside world besides files: commands, progress lines, stdout, exit. */
+export interface Deps {
+  run: Runner;
+  log: (msg: string) => void;
+  print: (line: string) => void;
+  exit: (code: number) => void;
+}
+
+const DEFAULT_DEPS: Deps = {
+  run: spawnRun,
+  log: stderrLog,
+  print: (line) => console.log(line),
+  exit: (code) => process.exit(code),
+};
+
+export interface StackFile {
   config?: Record<string, unknown>;
   encryptionsalt?: string;
 }
 
-function readStackFile(file: string): StackFile | undefined {
+export function readStackFile(file: string): StackFile | undefined {
   if (!fs.existsSync(file)) return undefined;
   return (YAML.parse(fs.readFileSync(file, "utf8")) ?? {}) as StackFile;
 }
 
-function secretValue(s: LabSecretKey): string {
+/** A fresh value for a lab secret: text, or a JSON object with one `password` for `json` keys. */
+export function secretValue(s: LabSecretKey): string {
   const v = `lab-${s.key}-${crypto.randomBytes(12).toString("hex")}`;
   return s.shape === "json" ? JSON.stringify({ password: v }) : v;
 }
 
 /** Runs `pulumi` with the lab's CLI and plugins, a temporary backend and home, nothing downloaded. */
-function pulumiEnv(tmp: string, passphrase: string): NodeJS.ProcessEnv {
+export function pulumiEnv(tmp: string, passphrase: string, binDir = binDirFromEnv()): NodeJS.ProcessEnv {
   const home = path.join(tmp, "pulumi-home");
   const backend = path.join(tmp, "backend");
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(backend, { recursive: true });
   return {
     ...process.env,
-    PATH: [binDirFromEnv(), path.join(TOOL, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
+    PATH: [binDir, path.join(TOOL, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: fileBackendUrl(backend),
     PULUMI_CONFIG_PASSPHRASE: passphrase,
@@ -113,7 +135,9 @@ function pulumiEnv(tmp: string, passphrase: string): NodeJS.ProcessEnv {
   };
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], deps: Partial<Deps> = {}): Promise<number> {
+  const { run, log, print, exit } = { ...DEFAULT_DEPS, ...deps };
+  const ok = okRunner(run);
   const args = parsePreviewArgs(argv);
   const repo = (await ok("git", ["rev-parse", "--show-toplevel"], { cwd: process.cwd() })).stdout.trim();
   const baseSha = (await ok("git", ["rev-parse", "--verify", `${args.base}^{commit}`], { cwd: repo })).stdout.trim();
@@ -140,7 +164,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const onSignal = (sig: NodeJS.Signals) => {
     log(`${sig}: tearing down`);
-    void cleanup().then(() => process.exit(130));
+    void cleanup().then(() => exit(130));
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
@@ -217,7 +241,7 @@ export async function main(argv: string[]): Promise<number> {
       return values.get(s.key) as string;
     };
     for (const f of files) {
-      summaries.push(await previewStack(f, { env, tmp, worktree, repo, labDir, valueOf }));
+      summaries.push(await previewStack(f, { env, tmp, worktree, repo, labDir, valueOf, run, log }));
     }
   } catch (e) {
     summaries.push({
@@ -244,7 +268,7 @@ export async function main(argv: string[]): Promise<number> {
     out.replace(/(\.md)?$/, "-full.md"),
     renderMarkdown(summaries, { title, intro, redact, maxChars: Number.MAX_SAFE_INTEGER }),
   );
-  console.log(out);
+  print(out);
   return summaries.some((s) => s.errors.length) ? 1 : 0;
 }
 
@@ -255,6 +279,8 @@ interface StackContext {
   repo: string;
   labDir: string;
   valueOf: (s: LabSecretKey) => string;
+  run: Runner;
+  log: (msg: string) => void;
 }
 
 /** Deploys one stack from the base worktree, previews the working tree against it, summarizes. */
@@ -262,6 +288,8 @@ async function previewStack(
   f: { stack: string; base?: StackFile; head?: StackFile },
   c: StackContext,
 ): Promise<StackSummary> {
+  const { run, log } = c;
+  const ok = okRunner(run);
   const failed = (msg: string): StackSummary => ({
     stack: f.stack,
     counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 },
