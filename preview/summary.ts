@@ -125,7 +125,9 @@ export function parsePropertyPath(path: string): (string | number)[] {
     }
     if (ch === "[") {
       flush();
-      const end = path[i + 1] === '"' ? closingQuote(path, i + 1) + 1 : path.indexOf("]", i);
+      const quoteEnd = path[i + 1] === '"' ? closingQuote(path, i + 1) : undefined;
+      // An unclosed quote (quoteEnd -1) is unterminated, as a missing "]" is.
+      const end = quoteEnd === undefined ? path.indexOf("]", i) : quoteEnd < 0 ? -1 : quoteEnd + 1;
       if (end < 0 || path[end] !== "]") {
         word = path.slice(i);
         i = path.length;

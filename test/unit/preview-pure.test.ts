@@ -84,6 +84,9 @@ describe("unit: preview summary, property paths (preview/summary.ts)", () => {
     assert.deepStrictEqual(parsePropertyPath('a["b"x'), ["a", '["b"x']);
     assert.deepStrictEqual(parsePropertyPath('["]'), ['["]']);
   });
+  it("ends on an unclosed quoted key after a leading ']' (it looped forever when the quote's -1 became index 0)", () => {
+    assert.deepStrictEqual(parsePropertyPath(']["x'), ["]", '["x']);
+  });
   it("names the resource and type of URNs, keeping '::' inside a name, and takes a non-URN as the name", () => {
     assert.deepStrictEqual(splitUrn("urn:pulumi:s::p::a:b:C::x::y"), { type: "a:b:C", name: "x::y" });
     assert.deepStrictEqual(splitUrn("not-a-urn"), { type: "", name: "not-a-urn" });
