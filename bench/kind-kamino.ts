@@ -78,7 +78,9 @@ export async function stackOnce(
     ]);
     const t0 = process.hrtime.bigint();
     // IKO_BENCH_TRACE=<dir>: the OpenTelemetry trace of each timed `up` (each step's start and end
-    // times), to see which waits are on the critical path.
+    // times), to see which waits are on the critical path. The CLI writes the providers' gRPC
+    // requests and answers into it in plain text, secrets included: the bench's secrets are made
+    // up, but keep such a trace of a real stack out of anything shared.
     const traceDir = process.env.IKO_BENCH_TRACE;
     await stack.up(traceDir ? ["--otel-traces", `file://${path.join(traceDir, `kamino-up-${run}.json`)}`] : []);
     const member = clientsFromText(

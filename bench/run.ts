@@ -9,10 +9,12 @@
  *   IKO_BENCH_RUNS   runs per side (default 5)
  *   IKO_BENCH_SCALE  member counts for the scaling figure (default 2,8: the ratio is largest/smallest)
  *   IKO_BENCH_ONLY   "kind": only the figures on real kind (both articles; needs the kind tier),
- *                    "kamino": only the second article on real kind, "lab": leave the kind figures out
+ *                    "kamino": only the second article on real kind (and the memory of its
+ *                    three-cluster setup), "lab": leave the kind figures out
  *   IKO_BENCH_CLI    a folder holding another `pulumi` CLI (e.g. a newer one): the scaling runs
  *                    are then made with both CLIs, interleaved, and the CLIs compared
  *   IKO_BENCH_TRACE  a folder for an OpenTelemetry trace (JSON) of each timed kind Kamino `up`
+ *                    (it holds the providers' requests in plain text, secrets included)
  */
 import * as child from "child_process";
 import * as os from "os";
@@ -21,6 +23,7 @@ import { REPO } from "../test/lab/pulumi-cli";
 import * as fs from "fs";
 import { kindCache } from "../test/kind/tier";
 import { kindKaminoBench } from "./kind-kamino";
+import { kindThreeClusterMemory } from "./kind-three";
 import { kindWfhBench } from "./kind-wfh";
 import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
 import { Sample, formatSpread, measure, median, medianRatio, sampleColumns } from "./measure";
@@ -228,6 +231,18 @@ async function main(): Promise<void> {
       "",
     ]);
     results.push(["kind_kamino_up_vs_recipe", fmt(median(k.up) / median(k.recipe))]);
+    // 6. The three-cluster setup's memory (host, a Push and a Pull member), once.
+    const three = await kindThreeClusterMemory(log);
+    for (const n of three.nodes)
+      rows.push([
+        `memory of ${n.name} in the three-cluster setup, MiB (docker stats)`,
+        n.mib.toFixed(0),
+        "",
+        "",
+        "",
+        "",
+      ]);
+    results.push(["kind_kamino_three_cluster_memory_mib", three.totalMib.toFixed(0)]);
   } else {
     log(
       "kind kamino left out (IKO_BENCH_ONLY=lab, or no kind tier or no Karmada images: bash kind-tier/karmada-images.sh build && bash kind-tier/karmada-images.sh push)",

@@ -8,6 +8,7 @@ import {
   sampleColumns,
   spread,
 } from "../../bench/measure";
+import { memUsageMib } from "../../bench/kind-three";
 
 const sample = (wall: number, cpu = 1) => ({ wall, cpu, labCpu: 0.5, othersCpu: 0.25, load: 1.5 });
 
@@ -44,5 +45,15 @@ describe("bench: measuring on a noisy machine (pure)", () => {
     const stat = "4242 (node bench) S 1 2 3 4 5 6 7 8 9 10 150 50 300 100 20 0 1 0 5 6 7";
     assert.strictEqual(ownCpuSeconds(stat), 6);
     assert.ok(ownCpuSeconds() > 0, "this process has used some CPU");
+  });
+});
+
+describe("bench: docker stats memory (pure)", () => {
+  it("reads MemUsage in MiB whatever its unit, and refuses what it cannot read", () => {
+    assert.strictEqual(memUsageMib("1.5GiB / 23.54GiB"), 1536);
+    assert.strictEqual(memUsageMib("620.5MiB / 23.54GiB"), 620.5);
+    assert.strictEqual(memUsageMib("512KiB / 1GiB"), 0.5);
+    assert.strictEqual(memUsageMib("1048576B / 1GiB"), 1);
+    assert.throws(() => memUsageMib("-- / --"), /unreadable docker stats memory: -- \/ --/);
   });
 });
