@@ -9,7 +9,7 @@
  */
 import * as child from "child_process";
 import * as path from "path";
-import { clientsFromText, waitFor } from "../test/lab/kube";
+import { Clients, clientsFromText, waitFor } from "../test/lab/kube";
 import { PulumiCli, REPO, labBinDir } from "../test/lab/pulumi-cli";
 import { LabStack } from "../test/lab/stacks";
 import { karmadaTierEnv, kindFleetConfig, mirrorEndpoint, sh, standinImages, tierEnv } from "../test/kind/tier";
@@ -20,6 +20,27 @@ export interface KindKaminoTimes {
 }
 
 const NAMES = ["ikofett", "ikoclone"];
+
+/** Waits (up to 10 min, polling every `pollMs`) until the stand-in operator reports federated-iris Running on a member. */
+export async function waitIrisRunning(member: Clients, name: string, pollMs: number): Promise<void> {
+  await waitFor(
+    `federated-iris Running on ${name}`,
+    async () => {
+      const obj = (await member.custom
+        .getNamespacedCustomObject({
+          group: "intersystems.com",
+          version: "v1alpha1",
+          namespace: "default",
+          plural: "irisclusters",
+          name: "federated-iris",
+        })
+        .catch(() => undefined)) as { status?: { phase?: string } } | undefined;
+      return obj?.status?.phase === "Running";
+    },
+    600_000,
+    pollMs,
+  );
+}
 const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 
 function deleteClusters(kindBin: string): void {
@@ -86,23 +107,7 @@ export async function stackOnce(
     const member = clientsFromText(
       (JSON.parse(await stack.output("clusterKubeconfigs")) as Record<string, string>)[NAMES[1]],
     );
-    await waitFor(
-      "federated-iris Running on ikoclone",
-      async () => {
-        const obj = (await member.custom
-          .getNamespacedCustomObject({
-            group: "intersystems.com",
-            version: "v1alpha1",
-            namespace: "default",
-            plural: "irisclusters",
-            name: "federated-iris",
-          })
-          .catch(() => undefined)) as { status?: { phase?: string } } | undefined;
-        return obj?.status?.phase === "Running";
-      },
-      600_000,
-      500,
-    );
+    await waitIrisRunning(member, NAMES[1], 500);
     const t = seconds(t0);
     await stack.destroy();
     return t;

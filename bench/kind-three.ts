@@ -6,7 +6,8 @@
  * node containers is read; then the stack is destroyed and the clusters deleted (not timed).
  */
 import * as path from "path";
-import { clientsFromText, waitFor } from "../test/lab/kube";
+import { clientsFromText } from "../test/lab/kube";
+import { waitIrisRunning } from "./kind-kamino";
 import { PulumiCli } from "../test/lab/pulumi-cli";
 import { LabStack } from "../test/lab/stacks";
 import { containersNamed, docker, karmadaTierEnv, kindFleetConfig, sh, tierEnv } from "../test/kind/tier";
@@ -71,24 +72,7 @@ export async function kindThreeClusterMemory(log: (m: string) => void): Promise<
     await stack.up();
     const kubeconfigs = JSON.parse(await stack.output("clusterKubeconfigs")) as Record<string, string>;
     for (const member of [PUSH, PULL]) {
-      const clients = clientsFromText(kubeconfigs[member]);
-      await waitFor(
-        `federated-iris Running on ${member}`,
-        async () => {
-          const obj = (await clients.custom
-            .getNamespacedCustomObject({
-              group: "intersystems.com",
-              version: "v1alpha1",
-              namespace: "default",
-              plural: "irisclusters",
-              name: "federated-iris",
-            })
-            .catch(() => undefined)) as { status?: { phase?: string } } | undefined;
-          return obj?.status?.phase === "Running";
-        },
-        600_000,
-        1000,
-      );
+      await waitIrisRunning(clientsFromText(kubeconfigs[member]), member, 1000);
     }
     const out = docker(
       "stats",
