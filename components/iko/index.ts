@@ -1,7 +1,6 @@
 export * from "./rbac";
 export * from "./values";
 export * from "./postrender";
-export * from "./postrender-wrapper";
 export * from "./crd";
 export * from "./crd-mirror";
 export * from "./identity";

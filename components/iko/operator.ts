@@ -2,7 +2,6 @@
  * IkoHomeOperator: the IKO chart on a cluster. Local mode is a plain install (fleet members);
  * remote ("works from home") mode runs the operator at home against a target cluster.
  */
-import * as path from "path";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster/handle";
@@ -10,8 +9,8 @@ import { throwIfArgProblems } from "../names";
 import { checkIkoHomeOperatorArgs } from "./check";
 import { CrdMirror } from "./crd-mirror";
 import { RemoteOperatorIdentity } from "./identity";
-import { kubeconfigChecksum } from "./postrender";
-import { writePostRenderer } from "./postrender-wrapper";
+import { DEFAULT_POSTRENDER_DIR, writePostRenderer } from "../postrender/wrapper";
+import { ikoPostRenderPatch, kubeconfigChecksum } from "./postrender";
 import { IkoImage, ikoValues } from "./values";
 
 /** Where the IKO chart comes from. */
@@ -144,19 +143,19 @@ export class IkoHomeOperator extends pulumi.ComponentResource {
         clusterOptions(this, home, [ns]),
       );
       releaseDeps.push(secret);
-      const workDir = args.workDir ?? path.join(".iko-plus", "postrender");
+      const workDir = args.workDir ?? DEFAULT_POSTRENDER_DIR;
       // A preview only computes the wrapper's path: Helm runs post-renderers only on install/upgrade.
       const write = !pulumi.runtime.isDryRun();
       postrender = this.targetKubeconfig.apply((kubeconfig) =>
         writePostRenderer(
           workDir,
-          {
+          ikoPostRenderPatch({
             secretName,
             secretKey,
             kubeconfigPath,
             checksum: kubeconfigChecksum(kubeconfig),
             containerName: "operator",
-          },
+          }),
           { write },
         ),
       );

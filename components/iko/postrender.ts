@@ -7,8 +7,9 @@
 import * as crypto from "crypto";
 import * as path from "path";
 import * as YAML from "yaml";
-// This module and postrender-cli are what the post-renderer runs (copied beside its wrapper, see
-// postrender-wrapper.ts): they may import only Node's modules and "yaml".
+import type { PostRenderPatch } from "../postrender/wrapper";
+// This module is what the post-renderer runs (copied beside its wrapper with postrender/cli, see
+// postrender/wrapper.ts): it may import only Node's modules and "yaml" (a type import is erased).
 
 /** Parameters of the post-render patch. None of them is secret. */
 export interface RemoteKubeconfigPatch {
@@ -103,4 +104,17 @@ export function patchOperatorManifest(manifest: string, p: RemoteKubeconfigPatch
     );
   }
   return out.map((d) => `---\n${d}`).join("");
+}
+
+/** The post-renderer's entry point (postrender/cli.ts calls it). */
+export const postRender = patchOperatorManifest;
+
+/** The IKO patch as the post-render wrapper takes it (`writePostRenderer`). */
+export function ikoPostRenderPatch(params: RemoteKubeconfigPatch): PostRenderPatch<RemoteKubeconfigPatch> {
+  return {
+    prefix: "iko-postrender",
+    purpose: "Helm post-renderer mounting the target kubeconfig into the IKO operator (IkoHomeOperator).",
+    module: "iko/postrender",
+    params,
+  };
 }

@@ -15,7 +15,17 @@ import {
   KARMADA_CONTROLLER_LEASES,
   KarmadaApiReady,
 } from "./api-ready";
-import { ArgProblem, chartImageValues, checkField, checkImageRef, checkNodePort, throwIfArgProblems } from "../names";
+import {
+  ArgProblem,
+  chartImageValues,
+  checkField,
+  checkImageRef,
+  checkNodePort,
+  checkWholeNumber,
+  throwIfArgProblems,
+} from "../names";
+import { DEFAULT_POSTRENDER_DIR, writePostRenderer } from "../postrender/wrapper";
+import { ProbeTiming, karmadaPostRenderPatch } from "./postrender";
 import {
   KARMADA_CHART_REPO,
   KARMADA_CHART_VERSION,
@@ -78,7 +88,23 @@ export interface KarmadaHelmArgs {
    * policy. @default 300
    */
   apiReadyTimeoutSeconds?: number;
+  /**
+   * The Karmada apiserver's readiness probe, set by a Helm post-renderer. The chart hard-codes a
+   * first probe 10 s after the start and one every 10 s; until the probe passes, the apiserver's
+   * Service routes nowhere, so the other Karmada components, the chart's jobs and the NodePort wait.
+   * `false` keeps the chart's probe and runs no post-renderer.
+   * @default { initialDelaySeconds: 1, periodSeconds: 2 }
+   */
+  apiServerReadinessProbe?: ProbeTiming | false;
+  /**
+   * The folder the post-renderer's wrapper is written to on install and upgrade (never in a
+   * preview), relative to the project. @default ".iko-plus/postrender"
+   */
+  workDir?: string;
 }
+
+/** The apiserver's readiness probe timing KarmadaControlPlane sets by default. */
+export const DEFAULT_APISERVER_READINESS: ProbeTiming = { initialDelaySeconds: 1, periodSeconds: 2 };
 
 export interface KarmadaControlPlaneArgs {
   /** Install Karmada by Helm on a host cluster. Exactly one of `helm` and `existing` is required. */
@@ -89,7 +115,9 @@ export interface KarmadaControlPlaneArgs {
 
 /** The fields `checkKarmadaControlPlaneArgs` judges (no cluster handle is needed to check them). */
 export interface KarmadaControlPlaneCheckedArgs {
-  helm?: Partial<Pick<KarmadaHelmArgs, "endpoint" | "nodePort" | "kubectlImage" | "images">>;
+  helm?: Partial<
+    Pick<KarmadaHelmArgs, "endpoint" | "nodePort" | "kubectlImage" | "images" | "apiServerReadinessProbe">
+  >;
   existing?: { kubeconfig?: unknown; kubeconfigPath?: string };
 }
 
@@ -119,6 +147,16 @@ export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArg
     }
     checkField(problems, "helm.nodePort", h.nodePort, checkNodePort);
     checkField(problems, "helm.kubectlImage", h.kubectlImage, checkImageRef);
+    const probe = h.apiServerReadinessProbe;
+    if (probe !== undefined && probe !== false) {
+      checkField(
+        problems,
+        "helm.apiServerReadinessProbe.initialDelaySeconds",
+        probe.initialDelaySeconds,
+        checkWholeNumber(0, 600),
+      );
+      checkField(problems, "helm.apiServerReadinessProbe.periodSeconds", probe.periodSeconds, checkWholeNumber(1, 600));
+    }
     for (const key of KARMADA_IMAGE_KEYS) {
       const ref = h.images?.[key];
       if (ref === undefined) continue;
@@ -173,6 +211,20 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
               version: h.chartVersion ?? KARMADA_CHART_VERSION,
               repositoryOpts: { repo: KARMADA_CHART_REPO },
             };
+      const probe = h.apiServerReadinessProbe ?? DEFAULT_APISERVER_READINESS;
+      // Helm runs post-renderers only on install and upgrade: a preview computes the path, writes nothing.
+      const postrender =
+        probe === false
+          ? undefined
+          : writePostRenderer(
+              h.workDir ?? DEFAULT_POSTRENDER_DIR,
+              karmadaPostRenderPatch({
+                deployment: `${KARMADA_RELEASE}-apiserver`,
+                container: `${KARMADA_RELEASE}-apiserver`,
+                timing: { initialDelaySeconds: probe.initialDelaySeconds, periodSeconds: probe.periodSeconds },
+              }),
+              { write: !pulumi.runtime.isDryRun() },
+            );
       this.release = new k8s.helm.v3.Release(
         `${name}-karmada`,
         {
@@ -181,6 +233,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
           createNamespace: true,
           ...chart,
           values,
+          postrender,
           timeout: h.timeoutSeconds ?? 900,
           // Helm runs the pre-install jobs (the certificates, the kubeconfig Secret) either way; the
           // Deployments are judged by the waits below, through the Karmada API, so the CRDs can go

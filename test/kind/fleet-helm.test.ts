@@ -133,6 +133,17 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
     );
   });
 
+  it("the apiserver runs with the post-renderer's readiness probe (1 s, then every 2 s; the chart says 10 and 10)", async () => {
+    const d = await host.apps.readNamespacedDeployment({ name: "karmada-apiserver", namespace: HOST_NS });
+    const c = d.spec?.template.spec?.containers.find((x) => x.name === "karmada-apiserver");
+    const probe = c?.readinessProbe;
+    assert.deepStrictEqual(
+      [probe?.initialDelaySeconds, probe?.periodSeconds, probe?.httpGet?.path, c?.livenessProbe?.initialDelaySeconds],
+      [1, 2, "/readyz", 10],
+      `readiness probe: ${JSON.stringify(probe)}`,
+    );
+  });
+
   it("the rendered controller-manager runs with our flags and pinned image", async () => {
     const d = await host.apps.readNamespacedDeployment({ name: "karmada-controller-manager", namespace: HOST_NS });
     const c = d.spec?.template.spec?.containers[0];

@@ -176,7 +176,7 @@ describe("lab: wfh stack (IKO works from home)", function () {
     assert.strictEqual(wrappers.length, 1, `one wrapper: ${fs.readdirSync(dir).join(", ")}`);
     const script = fs.readFileSync(path.join(dir, wrappers[0]), "utf8");
     assert.ok(!/ts-node|\.ts\b/.test(script), `the precompiled program's wrapper runs no TypeScript:\n${script}`);
-    const lib = /"\$here\/(lib-[0-9a-f]{16})\/postrender-cli\.js"/.exec(script);
+    const lib = /"\$here\/(lib-[0-9a-f]{16})\/cli\.js" "\$here\/lib-[0-9a-f]{16}\/postrender\.js"/.exec(script);
     assert.ok(
       lib && fs.existsSync(path.join(dir, lib[1], "postrender.js")),
       "the compiled post-render modules are copied beside it",

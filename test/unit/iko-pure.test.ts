@@ -3,7 +3,6 @@ import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import * as ts from "typescript";
 import * as YAML from "yaml";
 import {
   CHECKSUM_ANNOTATION,
@@ -18,14 +17,18 @@ import {
   kubeconfigChecksum,
   loadCrdManifest,
   mergeValues,
+  ikoPostRenderPatch,
   patchOperatorManifest,
+} from "../../components/iko";
+import {
   postRenderCodeFolder,
   postRendererFileName,
   postRendererScript,
-  writePostRenderer,
-} from "../../components/iko";
+  writePostRenderer as writeAnyPostRenderer,
+  WritePostRendererOptions,
+} from "../../components/postrender";
+import { compiledProject } from "./compiled-project";
 
-const REPO = path.resolve(__dirname, "..", "..");
 const PATCH: RemoteKubeconfigPatch = {
   secretName: "work-kubeconfig",
   secretKey: "config",
@@ -33,6 +36,9 @@ const PATCH: RemoteKubeconfigPatch = {
   checksum: "0123456789abcdef",
   containerName: "operator",
 };
+
+const writePostRenderer = (dir: string, p: RemoteKubeconfigPatch, opts?: WritePostRendererOptions) =>
+  writeAnyPostRenderer(dir, ikoPostRenderPatch(p), opts);
 
 const RENDERED = `---
 apiVersion: v1
@@ -159,34 +165,35 @@ describe("IKO post-renderer", () => {
     const code = {
       kind: "ts",
       tsNodeRegister: "../../node_modules/ts-node/register/transpile-only.js",
-      cli: "../../components/iko/postrender-cli.ts",
+      cli: "../../components/postrender/cli.ts",
+      module: "../../components/iko/postrender.ts",
       tsconfig: "../../tsconfig.json",
     } as const;
-    const script = postRendererScript(PATCH, code);
+    const script = postRendererScript(ikoPostRenderPatch(PATCH), code);
     assert.match(script, /^#!\/bin\/sh\n/);
     const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
-    assert.ok(
-      script.includes(
-        `TS_NODE_PROJECT="$here/../../tsconfig.json" exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/iko/postrender-cli.ts" '${encoded}'`,
-      ),
+    assert.strictEqual(
+      script.split("\n")[5],
+      `TS_NODE_PROJECT="$here/../../tsconfig.json" exec node -r "$here/../../node_modules/ts-node/register/transpile-only.js" "$here/../../components/postrender/cli.ts" "$here/../../components/iko/postrender.ts" '${encoded}'`,
     );
     assert.ok(!script.includes("kubeconfig:") && !script.includes("client-key"), "parameters only, never a kubeconfig");
-    assert.match(postRendererFileName(script), /^iko-postrender-[a-f0-9]{16}\.sh$/);
+    assert.match(postRendererFileName("iko-postrender", script), /^iko-postrender-[a-f0-9]{16}\.sh$/);
     assert.notStrictEqual(
-      postRendererFileName(script),
-      postRendererFileName(postRendererScript({ ...PATCH, checksum: "x" }, code)),
+      postRendererFileName("iko-postrender", script),
+      postRendererFileName("iko-postrender", postRendererScript(ikoPostRenderPatch({ ...PATCH, checksum: "x" }), code)),
     );
   });
   it("compiled: the wrapper runs node alone on copied JavaScript (no ts-node, no TypeScript)", () => {
-    const script = postRendererScript(PATCH, {
+    const script = postRendererScript(ikoPostRenderPatch(PATCH), {
       kind: "js",
-      cli: "lib-0123456789abcdef/postrender-cli.js",
+      cli: "lib-0123456789abcdef/cli.js",
+      module: "lib-0123456789abcdef/postrender.js",
       nodePath: "../../node_modules",
     });
     const encoded = Buffer.from(JSON.stringify(PATCH)).toString("base64");
     assert.strictEqual(
       script.split("\n")[5],
-      `NODE_PATH="$here/../../node_modules" exec node "$here/lib-0123456789abcdef/postrender-cli.js" '${encoded}'`,
+      `NODE_PATH="$here/../../node_modules" exec node "$here/lib-0123456789abcdef/cli.js" "$here/lib-0123456789abcdef/postrender.js" '${encoded}'`,
     );
     assert.ok(!/ts-node|\.ts\b/.test(script), "nothing of TypeScript");
     assert.strictEqual(postRenderCodeFolder(["a", "b"]), postRenderCodeFolder(["a", "b"]));
@@ -219,14 +226,14 @@ describe("IKO post-renderer", () => {
     this.timeout(30000);
     const project = compiledProject();
     try {
-      const moduleDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components", "iko");
+      const componentsDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components");
       const workDir = path.join(project, ".iko-plus", "postrender");
-      const wrapper = writePostRenderer(workDir, PATCH, { moduleDir });
+      const wrapper = writePostRenderer(workDir, PATCH, { componentsDir });
       const script = fs.readFileSync(wrapper, "utf8");
       assert.ok(!/ts-node|\.ts\b/.test(script), "the wrapper runs JavaScript only");
       const lib = fs.readdirSync(workDir).filter((f) => f.startsWith("lib-"));
       assert.deepStrictEqual(lib.length, 1);
-      assert.deepStrictEqual(fs.readdirSync(path.join(workDir, lib[0])).sort(), ["postrender-cli.js", "postrender.js"]);
+      assert.deepStrictEqual(fs.readdirSync(path.join(workDir, lib[0])).sort(), ["cli.js", "postrender.js"]);
       // A later build prunes the one the wrapper came from: the copies keep it working.
       fs.rmSync(path.join(project, ".iko-plus", "program"), { recursive: true });
       const env = { PATH: process.env.PATH ?? "" };
@@ -242,12 +249,12 @@ describe("IKO post-renderer", () => {
   it("a preview (write: false) gives the same path and writes nothing", () => {
     const project = compiledProject();
     try {
-      const moduleDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components", "iko");
+      const componentsDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components");
       const workDir = path.join(project, ".iko-plus", "postrender");
-      const previewed = writePostRenderer(workDir, PATCH, { moduleDir, write: false });
+      const previewed = writePostRenderer(workDir, PATCH, { componentsDir, write: false });
       assert.ok(!fs.existsSync(workDir), "nothing written in a preview");
       assert.strictEqual(
-        writePostRenderer(workDir, PATCH, { moduleDir }),
+        writePostRenderer(workDir, PATCH, { componentsDir }),
         previewed,
         "the update runs the wrapper the preview showed",
       );
@@ -270,27 +277,6 @@ describe("IKO post-renderer", () => {
     }
   });
 });
-
-/**
- * A project laid out as the precompiled program leaves it: the post-render modules compiled to
- * JavaScript under .iko-plus/program/<key>/components/iko, and a node_modules with "yaml" only
- * (no ts-node, no typescript).
- */
-function compiledProject(): string {
-  const project = fs.mkdtempSync(path.join(os.tmpdir(), "iko-compiled-"));
-  const moduleDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components", "iko");
-  fs.mkdirSync(moduleDir, { recursive: true });
-  for (const name of ["postrender", "postrender-cli"]) {
-    const source = fs.readFileSync(path.join(REPO, "components", "iko", `${name}.ts`), "utf8");
-    const js = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
-    }).outputText;
-    fs.writeFileSync(path.join(moduleDir, `${name}.js`), js);
-  }
-  fs.mkdirSync(path.join(project, "node_modules"));
-  fs.symlinkSync(path.join(REPO, "node_modules", "yaml"), path.join(project, "node_modules", "yaml"));
-  return project;
-}
 
 describe("IrisCluster CRD helpers", () => {
   const fixture = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");

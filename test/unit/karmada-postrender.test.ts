@@ -1,0 +1,202 @@
+/**
+ * The Karmada apiserver's readiness probe post-renderer: the pure patch (exact output), the wrapper
+ * run as Helm runs it (compiled, and from sources), and KarmadaControlPlane's wiring under mocks.
+ */
+import * as assert from "assert";
+import * as child from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import * as YAML from "yaml";
+import { Registered, installMocks, one, settle } from "./mocks";
+
+const registered: Registered[] = installMocks();
+import {
+  DEFAULT_APISERVER_READINESS,
+  KarmadaControlPlane,
+  checkKarmadaControlPlaneArgs,
+} from "../../components/karmada";
+import { karmadaPostRenderPatch, retimeReadinessProbe } from "../../components/karmada/postrender";
+import { KindCluster } from "../../components/kind";
+import { writePostRenderer } from "../../components/postrender";
+import { compiledProject } from "./compiled-project";
+
+const PATCH = {
+  deployment: "karmada-apiserver",
+  container: "karmada-apiserver",
+  timing: { initialDelaySeconds: 1, periodSeconds: 2 },
+};
+
+// The chart's karmada-apiserver Deployment as Helm renders it (v1.16.0, trimmed to what the patch
+// reads), with a Service and a Deployment of the same container name that must pass untouched.
+const RENDERED = `---
+# Source: karmada/templates/karmada-apiserver.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: karmada-apiserver
+  namespace: karmada-host
+spec:
+  type: NodePort
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: karmada-apiserver
+  namespace: karmada-host
+spec:
+  template:
+    spec:
+      containers:
+        - name: karmada-apiserver
+          image: docker.io/karmada/kube-apiserver:v1.34.1
+          livenessProbe:
+            failureThreshold: 8
+            httpGet: { path: /livez, port: 5443, scheme: HTTPS }
+            initialDelaySeconds: 10
+            periodSeconds: 10
+          readinessProbe:
+            failureThreshold: 3
+            httpGet: { path: /readyz, port: 5443, scheme: HTTPS }
+            initialDelaySeconds: 10
+            periodSeconds: 10
+            successThreshold: 1
+            timeoutSeconds: 15
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: karmada-aggregated-apiserver
+spec:
+  template:
+    spec:
+      containers:
+        - name: karmada-apiserver
+          readinessProbe: { initialDelaySeconds: 1, periodSeconds: 3 }
+`;
+
+const docs = (text: string) => YAML.parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>);
+const container = (doc: Record<string, unknown>) =>
+  (doc as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } }).spec.template.spec.containers[0];
+
+describe("Karmada apiserver readiness post-renderer (pure)", () => {
+  it("retimes only the apiserver's readiness probe: every other field and document is unchanged", () => {
+    const before = docs(RENDERED);
+    const after = docs(retimeReadinessProbe(RENDERED, PATCH));
+    assert.strictEqual(after.length, 3);
+    assert.deepStrictEqual(container(after[1]).readinessProbe, {
+      failureThreshold: 3,
+      httpGet: { path: "/readyz", port: 5443, scheme: "HTTPS" },
+      initialDelaySeconds: 1,
+      periodSeconds: 2,
+      successThreshold: 1,
+      timeoutSeconds: 15,
+    });
+    assert.deepStrictEqual(
+      container(after[1]).livenessProbe,
+      container(before[1]).livenessProbe,
+      "liveness as the chart has it",
+    );
+    const rest = (d: Record<string, unknown>) => ({ ...d, spec: undefined });
+    assert.deepStrictEqual(rest(after[1]), rest(before[1]));
+    assert.deepStrictEqual(after[0], before[0], "the Service passes through");
+    assert.deepStrictEqual(after[2], before[2], "another Deployment with a container of that name passes through");
+  });
+  it("fails the install when the chart has no such Deployment, container or probe (a changed chart)", () => {
+    const message =
+      /no Deployment "karmada-apiserver" with a container "karmada-apiserver" that has a readinessProbe in the chart output; is this the Karmada chart\?/;
+    assert.throws(() => retimeReadinessProbe("kind: ConfigMap\n", PATCH), message);
+    assert.throws(
+      () => retimeReadinessProbe(RENDERED, { ...PATCH, container: "apiserver" }),
+      /no Deployment "karmada-apiserver" with a container "apiserver"/,
+    );
+    assert.throws(
+      () => retimeReadinessProbe(RENDERED.replace(/ {10}readinessProbe:\n(?: {12}.*\n)+/, ""), PATCH),
+      message,
+    );
+    assert.throws(() => retimeReadinessProbe("a: [\n", PATCH), /the chart rendered invalid YAML/);
+  });
+  it("KarmadaControlPlane's args: the probe's timing must be whole seconds; false is allowed", () => {
+    const endpoint = "https://127.0.0.1:32443";
+    assert.deepStrictEqual(
+      checkKarmadaControlPlaneArgs({
+        helm: { endpoint, apiServerReadinessProbe: { initialDelaySeconds: -1, periodSeconds: 0.5 } },
+      }),
+      [
+        ["helm.apiServerReadinessProbe.initialDelaySeconds", -1, "must be a whole number from 0 to 600"],
+        ["helm.apiServerReadinessProbe.periodSeconds", 0.5, "must be a whole number from 1 to 600"],
+      ],
+    );
+    assert.deepStrictEqual(checkKarmadaControlPlaneArgs({ helm: { endpoint, apiServerReadinessProbe: false } }), []);
+    assert.deepStrictEqual(DEFAULT_APISERVER_READINESS, { initialDelaySeconds: 1, periodSeconds: 2 });
+  });
+});
+
+describe("Karmada apiserver readiness post-renderer, run as Helm runs it", () => {
+  it("compiled, with no ts-node: the wrapper patches the rendered chart and fails on a wrong one", function () {
+    this.timeout(30000);
+    const project = compiledProject();
+    try {
+      const componentsDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components");
+      const workDir = path.join(project, ".iko-plus", "postrender");
+      const wrapper = writePostRenderer(workDir, karmadaPostRenderPatch(PATCH), { componentsDir });
+      assert.match(path.basename(wrapper), /^karmada-postrender-[a-f0-9]{16}\.sh$/);
+      assert.ok(!/ts-node|\.ts\b/.test(fs.readFileSync(wrapper, "utf8")), "JavaScript only");
+      fs.rmSync(path.join(project, ".iko-plus", "program"), { recursive: true });
+      const env = { PATH: process.env.PATH ?? "" };
+      const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8", cwd: os.tmpdir(), env });
+      assert.strictEqual(out, retimeReadinessProbe(RENDERED, PATCH));
+      const failed = child.spawnSync(wrapper, [], { input: "kind: ConfigMap\n", encoding: "utf8", env });
+      assert.strictEqual(failed.status, 1);
+      assert.match(failed.stderr, /no Deployment "karmada-apiserver"/);
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("KarmadaControlPlane's post-renderer under mocks", () => {
+  const host = new KindCluster("fettpr", { extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] });
+  it("the release runs the probe post-renderer by default; from sources it patches the chart as the pure patch does", async function () {
+    this.timeout(30000);
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-karmada-postrender-"));
+    try {
+      const n = registered.length;
+      const kp = new KarmadaControlPlane("kppr", { helm: { host, endpoint: "https://127.0.0.1:32443", workDir } });
+      await settle(kp, kp.release as pulumi.Resource);
+      const rel = one(registered.slice(n), "kubernetes:helm.sh/v3:Release", "kppr-karmada");
+      const wrapper = String(rel.inputs.postrender);
+      assert.strictEqual(path.dirname(wrapper), workDir);
+      assert.match(path.basename(wrapper), /^karmada-postrender-[a-f0-9]{16}\.sh$/);
+      const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8", cwd: os.tmpdir() });
+      assert.strictEqual(out, retimeReadinessProbe(RENDERED, PATCH), "the release's chart name and default timing");
+    } finally {
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+  it("apiServerReadinessProbe: false runs no post-renderer; a bad timing throws before anything is created", async () => {
+    const n = registered.length;
+    const kp = new KarmadaControlPlane("kpnopr", {
+      helm: { host, endpoint: "https://127.0.0.1:32443", apiServerReadinessProbe: false },
+    });
+    await settle(kp, kp.release as pulumi.Resource);
+    assert.strictEqual(
+      one(registered.slice(n), "kubernetes:helm.sh/v3:Release", "kpnopr-karmada").inputs.postrender,
+      undefined,
+    );
+    const m = registered.length;
+    assert.throws(
+      () =>
+        new KarmadaControlPlane("kpbadpr", {
+          helm: {
+            host,
+            endpoint: "https://127.0.0.1:32443",
+            apiServerReadinessProbe: { initialDelaySeconds: 1, periodSeconds: 0 },
+          },
+        }),
+      /KarmadaControlPlane "kpbadpr".*helm\.apiServerReadinessProbe\.periodSeconds.*0.*must be a whole number from 1 to 600/s,
+    );
+    assert.strictEqual(registered.length, m, "nothing created");
+  });
+});
