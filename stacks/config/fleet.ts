@@ -6,7 +6,7 @@
 import { Problems } from "../problems";
 import { RegistryMirror } from "../../components/kind";
 import { MeshConfig, readMesh } from "./mesh";
-import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
+import { ClusterConfig, checkClusterSet, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
 import {
@@ -23,8 +23,6 @@ import { Raw, Reader, configNumber, isObject } from "./read";
 import {
   ClusterTarget,
   Failover,
-  KARMADA_IMAGE_KEYS,
-  KarmadaImages,
   MEMBER_ACCESS,
   MemberAccess,
   Placement,
@@ -32,15 +30,18 @@ import {
   SyncMode,
   checkFederatedIrisClusterArgs,
   checkFleetSecretArgs,
-  checkKarmadaControlPlaneArgs,
   checkKarmadaMemberArgs,
 } from "../../components/karmada";
-import { ArgProblem } from "../../components/names";
 import { checkGkeClusterArgs } from "../../components/gcp";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
+import { KarmadaConfig, readKarmada } from "./karmada";
+import { readClusterWithSecret, readSecretRef } from "./secret-ref";
+
+export { KarmadaConfig } from "./karmada";
+export { readClusterWithSecret, readSecretRef } from "./secret-ref";
 
 export interface FleetClusterConfig extends ClusterConfig {
   iko: boolean;
@@ -57,23 +58,6 @@ export interface FleetClusterConfig extends ClusterConfig {
   };
   gke?: { project?: string; location: string; nodeCount: number; machineType: string; deletionProtection: boolean };
   extraPortMappings: { containerPort: number; hostPort: number }[];
-}
-
-export interface KarmadaConfig {
-  mode: "helm" | "existing";
-  host?: string;
-  endpoint?: string;
-  nodePort: number;
-  chartPath?: string;
-  chartVersion?: string;
-  kubectlImage?: string;
-  /** The chart's images by key (`karmada.images.<key>`), each pinned. */
-  images?: KarmadaImages;
-  kubeconfigPath?: string;
-  kubeconfigSecret?: string;
-  /** The Karmada API as Pull members' agents reach it (and the name its certificate is checked for). */
-  agentServer?: string;
-  agentTlsServerName?: string;
 }
 
 export interface FederatedIrisConfig extends IrisClusterConfig {
@@ -128,60 +112,6 @@ const FLEET_KEYS = [
   "mesh",
 ];
 const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
-
-export function readSecretRef(
-  r: Reader,
-  key: string,
-  ref: unknown,
-  raw: Raw,
-  secretKeys: string[],
-  referenced: Set<string>,
-  what: string,
-): string | undefined {
-  const name = r.string(key, ref);
-  if (name === undefined) return undefined;
-  referenced.add(name);
-  if (raw[name] === undefined)
-    r.problems.add(
-      key,
-      name,
-      `names config key ${PROJECT}:${name}, which is not set; set it with \`pulumi config set --secret ${name} <${what}>\``,
-    );
-  else if (!secretKeys.includes(`${PROJECT}:${name}`))
-    r.problems.add(
-      key,
-      name,
-      `names config key ${PROJECT}:${name}, which is not a secret; set it again with \`pulumi config set --secret ${name} ...\``,
-    );
-  return name;
-}
-
-/**
- * A cluster entry whose kubeconfig may come from a secret config key (`kubeconfigSecret`): the
- * reference is checked, and the secret's text handed to `readCluster`. Any source is allowed.
- */
-export function readClusterWithSecret(
-  r: Reader,
-  key: string,
-  item: unknown,
-  defaults: { name: string; clusterId: number },
-  raw: Raw,
-  secretKeys: string[],
-  referenced: Set<string>,
-  opts: { extraKeys: string[] },
-): ClusterConfig {
-  const obj = isObject(item) ? item : {};
-  const secretKey =
-    obj.kubeconfigSecret === undefined
-      ? undefined
-      : readSecretRef(r, `${key}.kubeconfigSecret`, obj.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-  const secretText =
-    secretKey !== undefined && typeof raw[secretKey] === "string" ? (raw[secretKey] as string) : undefined;
-  return readCluster(r, key, item, defaults, secretText, secretKey ?? `${key}.kubeconfigSecret`, {
-    extraKeys: opts.extraKeys,
-    sources: ["kind", "kubeconfig", "gke"],
-  });
-}
 
 function readFleetCluster(
   r: Reader,
@@ -275,110 +205,6 @@ function readFleetCluster(
     };
   });
   return { ...base, iko: r.boolean(`${key}.iko`, obj.iko, true), join, gke, extraPortMappings };
-}
-
-function readKarmada(
-  r: Reader,
-  rawK: unknown,
-  clusters: FleetClusterConfig[],
-  raw: Raw,
-  secretKeys: string[],
-  referenced: Set<string>,
-): KarmadaConfig {
-  const k = r.object("karmada", rawK);
-  r.unknownKeys("karmada", k, [
-    "mode",
-    "host",
-    "endpoint",
-    "nodePort",
-    "chartPath",
-    "chartVersion",
-    "kubectlImage",
-    "images",
-    "kubeconfigPath",
-    "kubeconfigSecret",
-    "agentServer",
-    "agentTlsServerName",
-  ]);
-  const mode = r.oneOf("karmada.mode", k.mode, ["helm", "existing"] as const, "helm");
-  const givenNodePort = configNumber(k.nodePort);
-  const cfg: KarmadaConfig = { mode, nodePort: 32443 };
-  // The keys of KarmadaControlPlane's fields, for its problems.
-  const keys: Record<string, string | [string, unknown]> = {
-    "helm.endpoint": "karmada.endpoint",
-    "helm.nodePort": ["karmada.nodePort", k.nodePort],
-    "helm.kubectlImage": "karmada.kubectlImage",
-    "existing.kubeconfigPath": "karmada.kubeconfigPath",
-    ...Object.fromEntries(KARMADA_IMAGE_KEYS.map((key) => [`helm.images.${key}`, `karmada.images.${key}`])),
-  };
-  let problems: ArgProblem[];
-  if (mode === "helm") {
-    cfg.host = r.string("karmada.host", k.host);
-    if (cfg.host === undefined)
-      r.problems.add(
-        "karmada.host",
-        undefined,
-        "is required in helm mode; name the cluster that hosts Karmada, e.g. ikofett",
-      );
-    else if (!clusters.some((c) => c.name === cfg.host))
-      r.problems.add(
-        "karmada.host",
-        cfg.host,
-        `is not one of this stack's clusters (${clusters.map((c) => c.name).join(", ")})`,
-      );
-    cfg.endpoint = r.string("karmada.endpoint", k.endpoint);
-    cfg.chartPath = r.string("karmada.chartPath", k.chartPath);
-    cfg.chartVersion = r.string("karmada.chartVersion", k.chartVersion);
-    cfg.kubectlImage = r.string("karmada.kubectlImage", k.kubectlImage);
-    let images: KarmadaImages | undefined;
-    if (k.images !== undefined) {
-      const imgs = r.object("karmada.images", k.images);
-      r.unknownKeys("karmada.images", imgs, [...KARMADA_IMAGE_KEYS]);
-      images = {};
-      for (const key of KARMADA_IMAGE_KEYS) {
-        const ref = r.string(`karmada.images.${key}`, imgs[key]);
-        if (ref !== undefined) images[key] = ref;
-      }
-    }
-    problems = checkKarmadaControlPlaneArgs({
-      helm: { endpoint: cfg.endpoint, nodePort: givenNodePort, kubectlImage: cfg.kubectlImage, images },
-    });
-    // Only the images the chart can take go into the config; the others have their problem.
-    if (images)
-      cfg.images = Object.fromEntries(
-        Object.entries(images).filter(([key]) => !problems.some(([f]) => f === `helm.images.${key}`)),
-      );
-  } else {
-    cfg.kubeconfigPath = r.string("karmada.kubeconfigPath", k.kubeconfigPath);
-    cfg.kubeconfigSecret =
-      k.kubeconfigSecret === undefined
-        ? undefined
-        : readSecretRef(r, "karmada.kubeconfigSecret", k.kubeconfigSecret, raw, secretKeys, referenced, "kubeconfig");
-    problems = checkKarmadaControlPlaneArgs({
-      existing: { kubeconfigPath: cfg.kubeconfigPath, kubeconfig: cfg.kubeconfigSecret },
-    });
-  }
-  r.componentProblems(
-    problems.map(([f, v, p]) => [
-      f,
-      v,
-      f === "existing.kubeconfigPath" && v === undefined ? `${p} (karmada.kubeconfigSecret)` : p,
-    ]),
-    keys,
-  );
-  if (givenNodePort !== undefined && !problems.some(([f]) => f === "helm.nodePort")) cfg.nodePort = givenNodePort;
-  const agentServer = r.string("karmada.agentServer", k.agentServer);
-  if (agentServer !== undefined && !/^https:\/\/[^/\s]+:\d+$/.test(agentServer)) {
-    r.problems.add(
-      "karmada.agentServer",
-      agentServer,
-      "must be the Karmada API as Pull members reach it, https://<host>:<port>",
-    );
-  }
-  if (agentServer !== undefined) cfg.agentServer = agentServer;
-  const agentTlsServerName = r.string("karmada.agentTlsServerName", k.agentTlsServerName);
-  if (agentTlsServerName !== undefined) cfg.agentTlsServerName = agentTlsServerName;
-  return cfg;
 }
 
 /** Validates a fleet stack's raw config; `secretKeys` are the full keys stored as secrets. */
