@@ -5,13 +5,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
-import { CrdMirror, IkoHomeOperator } from "../components/iko";
+import { CrdMirror } from "../components/iko";
 import {
   FederatedIrisCluster,
   FleetSecret,
   KARMADA_NAMESPACE,
   KarmadaControlPlane,
   KarmadaMember,
+  MemberPrerequisites,
   Placement,
   declareIrisInterpreter,
   declareNotReadyTaintPolicy,
@@ -21,7 +22,8 @@ import {
   selectableMembers,
 } from "../components/karmada";
 import { ClusterEnv, ClusterMeshOutputs, declareClusters, meshOutputs } from "./clusters";
-import { FleetConfig, ikoInstallArgs } from "./config";
+import { FleetConfig } from "./config";
+import { memberPrerequisitesOf } from "./member-prerequisites";
 import { FleetTlsStackOutputs, declareFleetTls, federatedIrisManifest, fleetTlsOutputs, tlsDependencies } from "./tls";
 
 export interface FleetEnv extends ClusterEnv {
@@ -45,27 +47,16 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
   const { handles, mesh } = declareClusters(cfg.clusters, env, cfg.mesh);
   const handle = (name: string) => handles.get(name) as ClusterHandle;
 
-  // IKO (local mode) on every cluster that wants it, and the IrisCluster CRD on every member,
-  // so Karmada's scheduler sees the API on them.
-  const memberReady = new Map<string, pulumi.Resource[]>();
-  for (const c of cfg.clusters) {
-    const ready: pulumi.Resource[] = [];
-    if (c.iko && cfg.iko) {
-      const iko = cfg.iko;
-      ready.push(
-        new IkoHomeOperator(`${c.name}-iko`, {
-          home: handle(c.name),
-          ...ikoInstallArgs(iko),
-        }),
-      );
-    }
-    if (c.join && cfg.crdManifestPath) {
-      ready.push(
-        new CrdMirror(`${c.name}-iriscluster-crd`, { target: handle(c.name), manifestPath: cfg.crdManifestPath }),
-      );
-    }
-    memberReady.set(c.name, ready);
-  }
+  // IKO (local mode) on every cluster that wants it, and the IrisCluster CRD on every member.
+  const memberReady = new Map<string, MemberPrerequisites>();
+  for (const c of cfg.clusters)
+    memberReady.set(
+      c.name,
+      memberPrerequisitesOf(c.name, handle(c.name), {
+        iko: c.iko ? cfg.iko : undefined,
+        crdManifestPath: c.join ? cfg.crdManifestPath : undefined,
+      }),
+    );
 
   const k = cfg.karmada;
   const karmada = new KarmadaControlPlane(

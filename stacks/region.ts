@@ -7,10 +7,10 @@
  * Order: `pulumi up` the fleet, then the regions; `pulumi destroy` the regions, then the fleet.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CrdMirror, IkoHomeOperator } from "../components/iko";
 import { KarmadaControlPlane, KarmadaMember } from "../components/karmada";
 import { ClusterEnv, declareCluster } from "./clusters";
-import { RegionConfig, ikoInstallArgs } from "./config";
+import { RegionConfig } from "./config";
+import { memberPrerequisitesOf } from "./member-prerequisites";
 
 /** The fleet stack output a region stack reads. */
 export const FLEET_KARMADA_OUTPUT = "karmadaKubeconfig";
@@ -53,18 +53,10 @@ export function regionStack(cfg: RegionConfig, env: ClusterEnv): RegionOutputs {
   const member = declareCluster(m, env);
 
   // What Karmada's scheduler needs on the member before it places IrisClusters there.
-  const ready: pulumi.Resource[] = [];
-  if (m.iko && cfg.iko) {
-    const iko = cfg.iko;
-    ready.push(
-      new IkoHomeOperator(`${m.name}-iko`, {
-        home: member,
-        ...ikoInstallArgs(iko),
-      }),
-    );
-  }
-  if (cfg.crdManifestPath)
-    ready.push(new CrdMirror(`${m.name}-iriscluster-crd`, { target: member, manifestPath: cfg.crdManifestPath }));
+  const ready = memberPrerequisitesOf(m.name, member, {
+    iko: m.iko ? cfg.iko : undefined,
+    crdManifestPath: cfg.crdManifestPath,
+  });
 
   const joined = new KarmadaMember(`${m.name}-member`, {
     karmada,

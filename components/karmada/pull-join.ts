@@ -22,7 +22,7 @@ import {
   executionNamespace,
   pullClusterSpec,
 } from "./pull";
-import { Join, declareClusterObject, meta } from "./push";
+import { Join, declareClusterObject, memberPrerequisites, meta } from "./push";
 
 /**
  * Pull mode: the agent's credential and RBAC in Karmada, the Cluster, and the agent on the
@@ -91,8 +91,6 @@ export function declarePullJoin(join: Join): {
       onKarmada([r, agentSa]),
     );
   });
-  const clusterCr = declareClusterObject(join, pullClusterSpec, [esNs, ...(args.dependsOn ?? [])]);
-
   // Member side: the namespace, the agent's kubeconfig of the Karmada API (secret), its
   // ServiceAccount and scoped ClusterRole, then the agent.
   const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: meta(memberNamespace()) }, onMember());
@@ -153,6 +151,15 @@ export function declarePullJoin(join: Join): {
     },
     onMember([memberRole, memberSa]),
   );
+  const prerequisites = memberPrerequisites(args.dependsOn, [
+    ns,
+    kubeconfigSecret,
+    memberSa,
+    memberRole,
+    memberBinding,
+  ]);
+  const clusterCr = declareClusterObject(join, pullClusterSpec, [esNs, ...prerequisites]);
+
   const d = pulumi.output(member.peerEndpoint).apply((apiEndpoint) =>
     agentDeployment({
       cluster,

@@ -37,6 +37,17 @@ export interface Join {
   kubeSystem: k8s.core.v1.Namespace;
 }
 
+/** What a member needs before it joins: resources, or a function of the join's objects on the member. */
+export type MemberPrerequisites = pulumi.Resource[] | ((memberSide: pulumi.Resource[]) => pulumi.Resource[]);
+
+/** The prerequisites of a join, given its objects on the member (called once, after they are declared). */
+export function memberPrerequisites(
+  dependsOn: MemberPrerequisites | undefined,
+  memberSide: pulumi.Resource[],
+): pulumi.Resource[] {
+  return typeof dependsOn === "function" ? dependsOn(memberSide) : (dependsOn ?? []);
+}
+
 /**
  * The member's Cluster object in Karmada, `${name}-cluster`: apiVersion, kind and metadata from
  * its name and labels, the spec from the member's peer endpoint, kube-system UID and placement.
@@ -122,10 +133,19 @@ export function declarePushJoin(join: Join): k8s.apiextensions.CustomResource {
     },
     onKarmada(),
   );
+  const prerequisites = memberPrerequisites(args.dependsOn, [
+    ns,
+    sa,
+    impersonatorSa,
+    role,
+    binding,
+    token,
+    impersonatorToken,
+  ]);
   return declareClusterObject(join, (s) => pushClusterSpec({ ...s, name: cluster }), [
     secret,
     impersonatorSecret,
     binding,
-    ...(args.dependsOn ?? []),
+    ...prerequisites,
   ]);
 }

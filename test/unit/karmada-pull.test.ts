@@ -35,7 +35,7 @@ import {
   memberClusterRoleRules,
   pullClusterObject,
 } from "../../components/karmada";
-import { ConfigError, validateConfig } from "../../stacks";
+import { ConfigError, fleetStack, validateConfig } from "../../stacks";
 
 const since = (n: number) => registered.slice(n);
 const SNAPSHOT = path.resolve(__dirname, "../fixtures/karmada-push-member.json");
@@ -509,6 +509,96 @@ describe("unit (mocks): KarmadaMember in Pull mode", () => {
     const text = JSON.stringify(mine, null, 1).replace(/\/tmp\/iko-[^"]*/g, "<tmp>");
     if (process.env.IKO_WRITE_PUSH_SNAPSHOT) fs.writeFileSync(SNAPSHOT, text + "\n");
     assert.strictEqual(text + "\n", fs.readFileSync(SNAPSHOT, "utf8"));
+  });
+});
+
+describe("unit (mocks): a join's prerequisites declared after its objects on the member", () => {
+  for (const syncMode of ["Push", "Pull"] as const) {
+    it(`${syncMode}: a function dependsOn gets the join's objects on the member; the Cluster waits for what it returns`, async () => {
+      const n = registered.length;
+      const tag = syncMode.toLowerCase();
+      const karmada = new KarmadaControlPlane(`kpre${tag}`, {
+        existing: { kubeconfigPath: kubeconfigFile("karmada", "https://127.0.0.1:5443") },
+      });
+      const member = new ExistingCluster(`pre${tag}`, {
+        kubeconfigPath: kubeconfigFile(`pre${tag}`, "https://127.0.0.1:7443"),
+      });
+      let given: string[] = [];
+      const m = new KarmadaMember(`pre${tag}-member`, {
+        karmada,
+        member,
+        syncMode,
+        dependsOn: (memberSide) => {
+          given = memberSide.map((r) => (r as unknown as { __name: string }).__name);
+          return [
+            new ExistingCluster(`pre${tag}-marker`, { kubeconfigPath: kubeconfigFile("m", "https://127.0.0.1:8443") }),
+          ];
+        },
+      });
+      await settle(m, m.cluster);
+      await new Promise((r) => setTimeout(r, 200));
+      const names = (suffixes: string[]) => suffixes.map((x) => `pre${tag}-member-${x}`);
+      assert.deepStrictEqual(
+        given,
+        syncMode === "Push"
+          ? names([
+              "member-ns",
+              "member-sa",
+              "impersonator-sa",
+              "member-role",
+              "member-binding",
+              "member-token",
+              "impersonator-token",
+            ])
+          : names(["member-ns", "agent-kubeconfig", "agent-member-sa", "agent-member-role", "agent-member-binding"]),
+      );
+      const cluster = one(since(n), "kubernetes:cluster.karmada.io/v1alpha1:Cluster", `pre${tag}-member-cluster`);
+      assert.ok(
+        cluster.dependencies.some((d) => d.endsWith(`::pre${tag}-marker-k8s`)),
+        `the Cluster waits for the prerequisite: ${cluster.dependencies.join(" ")}`,
+      );
+    });
+  }
+  it("the fleet stack declares each member's IrisCluster CRD after the join's objects on the member, and joins after it", async () => {
+    const n = registered.length;
+    const cfg = validateConfig(
+      {
+        program: "fleet",
+        clusters: [
+          {
+            name: "crdlast",
+            kubeconfigPath: kubeconfigFile("crdlast", "https://127.0.0.1:9443"),
+            iko: false,
+            join: { provider: "kind" },
+          },
+        ],
+        karmada: { mode: "existing", kubeconfigPath: kubeconfigFile("karmada", "https://127.0.0.1:5443") },
+        iko: { chartPath: CHART, crdManifestPath: CRD },
+      },
+      [],
+    );
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    fleetStack(cfg, { secrets: {}, secretObjects: {} });
+    await new Promise((r) => setTimeout(r, 500));
+    const mine = since(n);
+    const deps = (type: string, name: string) => one(mine, type, name).dependencies.map((d) => d.split("::").pop());
+    const crdDeps = deps("kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "crdlast-iriscluster-crd-crd");
+    for (const x of [
+      "member-ns",
+      "member-sa",
+      "impersonator-sa",
+      "member-role",
+      "member-binding",
+      "member-token",
+      "impersonator-token",
+    ])
+      assert.ok(crdDeps.includes(`crdlast-member-${x}`), `the CRD after ${x}: ${crdDeps.join(" ")}`);
+    assert.ok(
+      deps("kubernetes:cluster.karmada.io/v1alpha1:Cluster", "crdlast-member-cluster").includes(
+        "crdlast-iriscluster-crd-crd",
+      ),
+      "the join waits for the CRD",
+    );
   });
 });
 
