@@ -298,8 +298,21 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       // Configured once the apiserver answers: the provider reads the API's schema when it starts.
       { parent: this, ...(this.apiServing ? { dependsOn: [this.apiServing] } : {}) },
     );
-    this.readyGate = this.release && this.apiReady ? [this.release, this.apiReady] : [];
-    this.apiGate = this.release && this.apiServing ? [this.release, this.apiServing] : [];
+    if (this.release && this.apiReady && this.apiServing) {
+      this.readyGate = [this.release, this.apiReady];
+      this.apiGate = [this.release, this.apiServing];
+    } else {
+      // An existing Karmada: objects go in once its provider has started, shown by reading the
+      // `default` namespace. Pulumi checks each new resource's inputs one at a time, and a check
+      // waits for its provider to start (it reads the whole API schema); without the gate the
+      // first Karmada object holds back every member's objects behind it for that long.
+      const reachable = k8s.core.v1.Namespace.get(`${name}-karmada-reachable`, "default", {
+        parent: this,
+        provider: this.provider,
+      });
+      this.readyGate = [reachable];
+      this.apiGate = [reachable];
+    }
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.
     this.registerOutputs({ endpoint: this.endpoint });

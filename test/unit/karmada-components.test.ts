@@ -151,6 +151,14 @@ describe("Karmada components under mocks", () => {
     assert.strictEqual((await resolve(kp.endpoint)).value, "https://127.0.0.1:5443");
     const byFile = unwrapSecret(one(since(n), "pulumi:providers:kubernetes", "kx-karmada-api").inputs.kubeconfig);
     assert.ok(!byFile.secret && /iko-karmada-.*\/kubeconfig$/.test(String(byFile.value)), `the path: ${byFile.value}`);
+    // Objects in Karmada wait until its provider has started: a read of `default` through it.
+    const reachable = one(since(n), "kubernetes:core/v1:Namespace", "kx-karmada-reachable");
+    assert.strictEqual(reachable.provider, await providerUrn(kp.provider));
+    assert.strictEqual(reachable.parent, await urnOf(kp));
+    assert.strictEqual(kp.readyGate.length, 1);
+    assert.ok((await urnOf(kp.readyGate[0])).endsWith("$kubernetes:core/v1:Namespace::kx-karmada-reachable"));
+    assert.deepStrictEqual(kp.apiGate, kp.readyGate);
+    assert.strictEqual((await resolve(kp.readyGate[0].id)).value, "default");
     const m = registered.length;
     const text = fakeKubeconfig("karmada", "https://127.0.0.1:5444");
     const byContents = new KarmadaControlPlane("ky", { existing: { kubeconfig: text } });
