@@ -48,23 +48,33 @@ export function retimeReadinessProbe(manifest: string, p: ReadinessProbePatch): 
     const o = asObj(obj);
     if (o.kind === "Deployment" && asObj(o.metadata).name === p.deployment) {
       const containers = asObj(asObj(asObj(o.spec).template).spec).containers;
-      const container = Array.isArray(containers)
-        ? (containers as unknown[]).map(asObj).find((c) => c.name === p.container)
-        : undefined;
-      const probe = container ? asObj(container.readinessProbe) : {};
-      if (container && Object.keys(probe).length > 0) {
-        container.readinessProbe = { ...probe, ...p.timing };
+      const index = Array.isArray(containers)
+        ? (containers as unknown[]).map(asObj).findIndex((c) => c.name === p.container)
+        : -1;
+      const probe = ["spec", "template", "spec", "containers", index, "readinessProbe"];
+      const current = index >= 0 ? asObj(asObj((containers as unknown[])[index]).readinessProbe) : {};
+      if (Object.keys(current).length > 0) {
+        // Only the two fields change; the document keeps its other text as Helm rendered it.
+        doc.setIn([...probe, "initialDelaySeconds"], p.timing.initialDelaySeconds);
+        doc.setIn([...probe, "periodSeconds"], p.timing.periodSeconds);
         patched++;
+        out.push(doc.toString());
+        continue;
       }
     }
-    out.push(YAML.stringify(o));
+    // Every other document passes through as Helm rendered it, byte for byte.
+    out.push(manifest.slice(doc.range[0], doc.range[2]));
   }
   if (patched === 0) {
     throw new Error(
       `post-render: no Deployment "${p.deployment}" with a container "${p.container}" that has a readinessProbe in the chart output; is this the Karmada chart?`,
     );
   }
-  return out.map((d) => `---\n${d}`).join("");
+  // Each piece starts with its `---` when the chart wrote one (the patched one always does).
+  return out
+    .map((d) => d.replace(/^---[ \t]*\n/, ""))
+    .map((d) => `---\n${d.endsWith("\n") ? d : `${d}\n`}`)
+    .join("");
 }
 
 /** The post-renderer's entry point (postrender/cli.ts calls it). */

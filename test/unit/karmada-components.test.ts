@@ -158,7 +158,7 @@ describe("Karmada components under mocks", () => {
     assert.strictEqual(kp.readyGate.length, 1);
     assert.ok((await urnOf(kp.readyGate[0])).endsWith("$kubernetes:core/v1:Namespace::kx-karmada-reachable"));
     assert.deepStrictEqual(kp.apiGate, kp.readyGate);
-    assert.strictEqual((await resolve(kp.readyGate[0].id)).value, "default");
+    assert.strictEqual((await resolve((kp.readyGate[0] as pulumi.CustomResource).id)).value, "default");
     const m = registered.length;
     const text = fakeKubeconfig("karmada", "https://127.0.0.1:5444");
     const byContents = new KarmadaControlPlane("ky", { existing: { kubeconfig: text } });

@@ -74,6 +74,19 @@ spec:
       containers:
         - name: karmada-apiserver
           readinessProbe: { initialDelaySeconds: 1, periodSeconds: 3 }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: karmada-static-resources
+data:
+  webhook-configuration.yaml: |-
+    metadata:
+      labels:
+        app: karmada-webhook
+        ${"    "}
+    webhooks: []
+  flag: "on"
 `;
 
 const docs = (text: string) => YAML.parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>);
@@ -84,7 +97,7 @@ describe("Karmada apiserver readiness post-renderer (pure)", () => {
   it("retimes only the apiserver's readiness probe: every other field and document is unchanged", () => {
     const before = docs(RENDERED);
     const after = docs(retimeReadinessProbe(RENDERED, PATCH));
-    assert.strictEqual(after.length, 3);
+    assert.strictEqual(after.length, 4);
     assert.deepStrictEqual(container(after[1]).readinessProbe, {
       failureThreshold: 3,
       httpGet: { path: "/readyz", port: 5443, scheme: "HTTPS" },
@@ -102,6 +115,11 @@ describe("Karmada apiserver readiness post-renderer (pure)", () => {
     assert.deepStrictEqual(rest(after[1]), rest(before[1]));
     assert.deepStrictEqual(after[0], before[0], "the Service passes through");
     assert.deepStrictEqual(after[2], before[2], "another Deployment with a container of that name passes through");
+    // Untouched documents keep Helm's text byte for byte (a YAML round trip would add a line to a
+    // block scalar with a whitespace-only line, and unquote "on", which Kubernetes reads as true).
+    const out = retimeReadinessProbe(RENDERED, PATCH);
+    for (const text of RENDERED.split(/^---\n/m).filter((d) => !d.includes("name: karmada-apiserver\n  namespace")))
+      if (text.trim() !== "") assert.ok(out.includes(text), `passed through as rendered:\n${text}`);
   });
   it("fails the install when the chart has no such Deployment, container or probe (a changed chart)", () => {
     const message =
