@@ -216,7 +216,10 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
     const others = state.resources
       .filter((x) => !x.type.startsWith("pulumi:") && !x.type.startsWith("iko-plus:"))
       .map((x) => x.urn.split("::").pop() as string)
-      .filter((n) => !n.startsWith(`${VICTIM}-`));
+      .filter((n) => !n.startsWith(`${VICTIM}-`))
+      // The read of Karmada's default namespace that objects in Karmada wait for (existing mode):
+      // the victim's Cluster and Secrets still depend on it. Dropping a read deletes nothing.
+      .filter((n) => n !== "karmada-karmada-reachable");
     assert.deepStrictEqual(others, [], `only ${VICTIM}'s resources are left in the state`);
     passed++;
   });
