@@ -512,6 +512,17 @@ describe("unit (mocks): KarmadaMember in Pull mode", () => {
   });
 });
 
+/** A Push join's objects on the member, by resource name suffix, in the order the join declares them. */
+const PUSH_MEMBER_SIDE = [
+  "member-ns",
+  "member-sa",
+  "impersonator-sa",
+  "member-role",
+  "member-binding",
+  "member-token",
+  "impersonator-token",
+];
+
 describe("unit (mocks): a join's prerequisites declared after its objects on the member", () => {
   for (const syncMode of ["Push", "Pull"] as const) {
     it(`${syncMode}: a function dependsOn gets the join's objects on the member; the Cluster waits for what it returns`, async () => {
@@ -541,15 +552,7 @@ describe("unit (mocks): a join's prerequisites declared after its objects on the
       assert.deepStrictEqual(
         given,
         syncMode === "Push"
-          ? names([
-              "member-ns",
-              "member-sa",
-              "impersonator-sa",
-              "member-role",
-              "member-binding",
-              "member-token",
-              "impersonator-token",
-            ])
+          ? names(PUSH_MEMBER_SIDE)
           : names(["member-ns", "agent-kubeconfig", "agent-member-sa", "agent-member-role", "agent-member-binding"]),
       );
       const cluster = one(since(n), "kubernetes:cluster.karmada.io/v1alpha1:Cluster", `pre${tag}-member-cluster`);
@@ -583,15 +586,7 @@ describe("unit (mocks): a join's prerequisites declared after its objects on the
     const mine = since(n);
     const deps = (type: string, name: string) => one(mine, type, name).dependencies.map((d) => d.split("::").pop());
     const crdDeps = deps("kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "crdlast-iriscluster-crd-crd");
-    for (const x of [
-      "member-ns",
-      "member-sa",
-      "impersonator-sa",
-      "member-role",
-      "member-binding",
-      "member-token",
-      "impersonator-token",
-    ])
+    for (const x of PUSH_MEMBER_SIDE)
       assert.ok(crdDeps.includes(`crdlast-member-${x}`), `the CRD after ${x}: ${crdDeps.join(" ")}`);
     assert.ok(
       deps("kubernetes:cluster.karmada.io/v1alpha1:Cluster", "crdlast-member-cluster").includes(
