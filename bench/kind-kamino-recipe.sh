@@ -86,7 +86,12 @@ sed -E "s#server: https://[^ ]+#server: https://$ip:6443#" "$tmp/$member.kubecon
 # Retyped, as a user would, while the just-started aggregated API still answers 503 now and then.
 for try in 1 2 3 4 5; do
   "$KARMADACTL_BIN" join "$member" --kubeconfig "$tmp/ikokamino.kubeconfig" --cluster-kubeconfig "$tmp/$member-peer.kubeconfig" >/dev/null 2>"$tmp/join.err" && break
-  [ "$try" = 5 ] && { cat "$tmp/join.err" >&2; exit 1; }
+  [ "$try" = 5 ] && {
+    cat "$tmp/join.err" >&2
+    # Not typed by a user: why the aggregated cluster API is not Available, for the bench's error.
+    kk get apiservice v1alpha1.cluster.karmada.io -o jsonpath='{.status.conditions}' >&2 || true
+    exit 1
+  }
   sleep 2
 done
 

@@ -8,6 +8,8 @@
  * use the cluster names ikofett and ikoclone, one after the other; clean-up is not timed.
  */
 import * as child from "child_process";
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { Clients, clientsFromText, waitFor } from "../test/lab/kube";
 import { PulumiCli, REPO, labBinDir } from "../test/lab/pulumi-cli";
@@ -47,6 +49,17 @@ function deleteClusters(kindBin: string): void {
   for (const n of NAMES) sh(kindBin, ["delete", "cluster", "--name", n]);
 }
 
+/**
+ * Before a failed run's clusters are deleted: `kind export logs` of both (every pod's and the
+ * node's logs) into a fresh folder under the temp folder, named in the error so the cause can be
+ * read after the bench has cleaned up.
+ */
+function exportLogs(kindBin: string, side: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `iko-plus-bench-kamino-${side}-`));
+  for (const n of NAMES) sh(kindBin, ["export", "logs", path.join(dir, n), "--name", n]);
+  return dir;
+}
+
 async function recipeOnce(env: Record<string, string>, kenv: Record<string, string>): Promise<number> {
   deleteClusters(env.KIND_BIN);
   const images = standinImages(env);
@@ -65,9 +78,12 @@ async function recipeOnce(env: Record<string, string>, kenv: Record<string, stri
     },
   });
   const t = seconds(t0);
+  const logs = res.status === 0 ? undefined : exportLogs(env.KIND_BIN, "recipe");
   deleteClusters(env.KIND_BIN);
-  if (res.status !== 0)
-    throw new Error(`bench/kind-kamino-recipe.sh failed: ${(res.stderr || res.stdout).slice(-1500)}`);
+  if (logs)
+    throw new Error(
+      `bench/kind-kamino-recipe.sh failed (the clusters' logs are in ${logs}): ${(res.stderr || res.stdout).slice(-1500)}`,
+    );
   return t;
 }
 
@@ -111,6 +127,9 @@ export async function stackOnce(
     const t = seconds(t0);
     await stack.destroy();
     return t;
+  } catch (e) {
+    const logs = exportLogs(env.KIND_BIN, "stack");
+    throw new Error(`the fleet stack's run ${run} failed (the clusters' logs are in ${logs}): ${(e as Error).message}`);
   } finally {
     await stack.remove();
     cli.dispose();

@@ -80,6 +80,26 @@ export function leaseStatus(lease: unknown): number | string {
   return holder ? 200 : "no holder yet";
 }
 
+/** The APIService that serves a group/version: "cluster.karmada.io/v1alpha1" → "v1alpha1.cluster.karmada.io". */
+export function apiServiceName(groupVersion: string): string {
+  const [group, version] = groupVersion.split("/");
+  return `${version}.${group}`;
+}
+
+/**
+ * Why an APIService (as the API returned it) is not Available: its Available condition's reason and
+ * message, e.g. `FailedDiscoveryCheck: failing or missing response from https://…: dial tcp: lookup
+ * … no such host`. Undefined when it is Available or its status says nothing.
+ */
+export function apiServiceProblem(apiService: unknown): string | undefined {
+  const conditions = (
+    apiService as { status?: { conditions?: { type?: string; status?: string; reason?: string; message?: string }[] } }
+  )?.status?.conditions;
+  const available = conditions?.find((c) => c.type === "Available");
+  if (!available || available.status === "True") return undefined;
+  return [available.reason, available.message].filter((t) => t).join(": ") || `Available ${available.status}`;
+}
+
 /** The dry-run PropagationPolicy the admission check posts (nothing is stored). */
 export const ADMISSION_PROBE = {
   apiVersion: "policy.karmada.io/v1alpha1",
@@ -131,7 +151,13 @@ async function checkOnce(k: KubeconfigCredentials, check: string): Promise<numbe
     return r.status ?? r.error;
   }
   const r = await karmadaRequest(k, `/apis/${check}`);
-  return r.status ?? r.error;
+  if (r.status === 200 || r.status === undefined) return r.status ?? r.error;
+  // A group an APIService serves (cluster.karmada.io, by karmada-aggregated-apiserver) answers 503
+  // while the apiserver cannot reach its backend: the APIService's status says why.
+  const name = apiServiceName(check);
+  const svc = await karmadaRequest(k, `/apis/apiregistration.k8s.io/v1/apiservices/${name}`);
+  const problem = svc.status === 200 ? apiServiceProblem(svc.body) : undefined;
+  return problem ? `HTTP ${r.status}; APIService ${name}: ${problem}` : r.status;
 }
 
 export async function waitForKarmadaApi(inputs: KarmadaApiReadyInputs, pollMs = 1000): Promise<void> {

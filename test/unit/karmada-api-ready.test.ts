@@ -11,6 +11,8 @@ import {
   KarmadaApiReadyProvider,
   apiReadyChecks,
   apiReadyTimeoutMessage,
+  apiServiceName,
+  apiServiceProblem,
   leaseStatus,
   missingGroups,
   waitForKarmadaApi,
@@ -66,6 +68,38 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
       "admission",
     ]);
     assert.deepStrictEqual(apiReadyChecks({ groups: [], admission: false }), []);
+  });
+
+  it("names the APIService that serves a group/version", () => {
+    assert.strictEqual(apiServiceName("cluster.karmada.io/v1alpha1"), "v1alpha1.cluster.karmada.io");
+    assert.strictEqual(apiServiceName("search.karmada.io/v1alpha1"), "v1alpha1.search.karmada.io");
+  });
+
+  it("says why an APIService is not Available, from its Available condition only", () => {
+    const status = (conditions: object[]) => ({ status: { conditions } });
+    assert.strictEqual(
+      apiServiceProblem(
+        status([
+          { type: "Other", status: "False", reason: "Ignored" },
+          {
+            type: "Available",
+            status: "False",
+            reason: "FailedDiscoveryCheck",
+            message: "failing or missing response from https://10.96.1.2:443/apis/cluster.karmada.io/v1alpha1: 503",
+          },
+        ]),
+      ),
+      "FailedDiscoveryCheck: failing or missing response from https://10.96.1.2:443/apis/cluster.karmada.io/v1alpha1: 503",
+    );
+    assert.strictEqual(
+      apiServiceProblem(status([{ type: "Available", status: "False", reason: "ServiceNotFound" }])),
+      "ServiceNotFound",
+    );
+    assert.strictEqual(apiServiceProblem(status([{ type: "Available", status: "Unknown" }])), "Available Unknown");
+    assert.strictEqual(apiServiceProblem(status([{ type: "Available", status: "True", reason: "Passed" }])), undefined);
+    assert.strictEqual(apiServiceProblem(status([])), undefined);
+    assert.strictEqual(apiServiceProblem({}), undefined);
+    assert.strictEqual(apiServiceProblem(undefined), undefined);
   });
 
   it("counts a Lease as held only when it names a holder", () => {
@@ -161,6 +195,7 @@ describe("unit: KarmadaApiReady against a fake Karmada API (HTTPS)", function ()
       requests.map((r) => `${r.method} ${r.url}`),
       [
         "GET /apis/a/v1",
+        "GET /apis/apiregistration.k8s.io/v1/apiservices/v1.a",
         `GET ${lease}`,
         `GET ${mutating}`,
         "GET /apis/a/v1",
@@ -178,6 +213,40 @@ describe("unit: KarmadaApiReady against a fake Karmada API (HTTPS)", function ()
       posted,
       [ADMISSION_PROBE, ADMISSION_PROBE],
       "the probe policy, as a dry run (nothing stored)",
+    );
+  });
+
+  it("reports why the APIService of a group that answers 503 is not Available, and a bare status when none serves it", async () => {
+    answers = {
+      "/apis/cluster.karmada.io/v1alpha1": [503],
+      "/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.cluster.karmada.io": [
+        {
+          status: {
+            conditions: [
+              {
+                type: "Available",
+                status: "False",
+                reason: "FailedDiscoveryCheck",
+                message: "dial tcp: lookup karmada-aggregated-apiserver.karmada-host.svc.cluster.local: no such host",
+              },
+            ],
+          },
+        },
+      ],
+      "/apis/b.io/v1": [503],
+    };
+    await assert.rejects(
+      waitForKarmadaApi(
+        { karmada: karmada(), groups: ["cluster.karmada.io/v1alpha1", "b.io/v1"], timeoutSeconds: 0 },
+        10,
+      ),
+      (e: Error) =>
+        e.message ===
+        apiReadyTimeoutMessage(karmada().server, 0, ["cluster.karmada.io/v1alpha1", "b.io/v1"], {
+          "cluster.karmada.io/v1alpha1":
+            "HTTP 503; APIService v1alpha1.cluster.karmada.io: FailedDiscoveryCheck: dial tcp: lookup karmada-aggregated-apiserver.karmada-host.svc.cluster.local: no such host",
+          "b.io/v1": 503,
+        }),
     );
   });
 
