@@ -19,7 +19,7 @@ import {
   readTarget,
 } from "./placement";
 import { ClusterFailoverConfig, failoverKeys, readClusterFailover, readFailover } from "./failover";
-import { Raw, Reader, configNumber, isObject } from "./read";
+import { Raw, Reader, isObject } from "./read";
 import {
   ClusterTarget,
   Failover,
@@ -32,7 +32,7 @@ import {
   checkFleetSecretArgs,
   checkKarmadaMemberArgs,
 } from "../../components/karmada";
-import { checkGkeClusterArgs } from "../../components/gcp";
+import { GkeConfig, readGke } from "./gke";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { PROJECT } from "./wfh";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
@@ -56,7 +56,7 @@ export interface FleetClusterConfig extends ClusterConfig {
     /** Pull mode: the karmada-agent image. */
     agentImage?: string;
   };
-  gke?: { project?: string; location: string; nodeCount: number; machineType: string; deletionProtection: boolean };
+  gke?: GkeConfig;
   extraPortMappings: { containerPort: number; hostPort: number }[];
 }
 
@@ -167,25 +167,7 @@ function readFleetCluster(
   }
   let gke: FleetClusterConfig["gke"];
   if (base.source === "gke") {
-    const g = r.object(`${key}.gke`, obj.gke);
-    r.unknownKeys(`${key}.gke`, g, ["project", "location", "nodeCount", "machineType", "deletionProtection"]);
-    const location = r.string(`${key}.gke.location`, g.location);
-    const machineType = r.string(`${key}.gke.machineType`, g.machineType, "e2-standard-4") as string;
-    const nodeCount = configNumber(g.nodeCount);
-    const gkeProblems = checkGkeClusterArgs({ clusterName: base.name, location, nodeCount, machineType });
-    r.componentProblems(gkeProblems, {
-      clusterName: `${key}.name`,
-      location: `${key}.gke.location`,
-      nodeCount: [`${key}.gke.nodeCount`, g.nodeCount],
-      machineType: `${key}.gke.machineType`,
-    });
-    gke = {
-      project: r.string(`${key}.gke.project`, g.project),
-      location: location ?? "",
-      nodeCount: nodeCount === undefined || gkeProblems.some(([f]) => f === "nodeCount") ? 1 : nodeCount,
-      machineType,
-      deletionProtection: r.boolean(`${key}.gke.deletionProtection`, g.deletionProtection, true),
-    };
+    gke = readGke(r, key, obj.gke, base.name);
   } else if (obj.gke !== undefined) {
     r.problems.add(
       `${key}.gke`,
@@ -368,16 +350,11 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
       "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)",
     );
   }
-  for (const key of Object.keys(raw)) {
-    if (!FLEET_KEYS.includes(key) && !referenced.has(key)) {
-      problems.add(
-        key,
-        raw[key],
-        `is not a known key; use one of: ${FLEET_KEYS.join(", ")} (or a secret key that an entry names)`,
-        { secret: secretKeys.includes(`${PROJECT}:${key}`) },
-      );
-    }
-  }
+  r.unknownTopLevelKeys(raw, FLEET_KEYS, {
+    referenced,
+    isSecret: (key) => secretKeys.includes(`${PROJECT}:${key}`),
+    hint: "(or a secret key that an entry names)",
+  });
   problems.throwIfAny();
   return {
     program: "fleet",

@@ -5,6 +5,7 @@ export * from "./iris";
 export * from "./wfh";
 export * from "./placement";
 export * from "./fleet";
+export * from "./gke";
 export * from "./failover";
 export * from "./region";
 export * from "./mesh";

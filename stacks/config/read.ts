@@ -61,6 +61,27 @@ export class Reader {
   }
 
   /**
+   * Reports the stack's top-level keys outside `known` and `referenced` (the secret keys a config
+   * entry names, such as a cluster's `kubeconfigSecret`); `hint` follows the list of known keys, and
+   * the value of a key `isSecret` names is masked.
+   */
+  unknownTopLevelKeys(
+    raw: Raw,
+    known: string[],
+    opts: { referenced?: Set<string>; isSecret: (key: string) => boolean; hint?: string },
+  ): void {
+    for (const k of Object.keys(raw)) {
+      if (known.includes(k) || opts.referenced?.has(k)) continue;
+      this.problems.add(
+        k,
+        raw[k],
+        `is not a known key; use one of: ${known.join(", ")}${opts.hint ? ` ${opts.hint}` : ""}`,
+        { secret: opts.isSecret(k) },
+      );
+    }
+  }
+
+  /**
    * Reports a component's problems (`check…Args`) under config keys. `keys` maps each field to its
    * config key, or to the key and the config value to show (when the component got a converted
    * value). A field below a mapped one (`placement.labels.region` below `placement`) goes below its

@@ -15,6 +15,7 @@ import { IkoConfig, readIko } from "./iko";
 import { Raw, Reader, isObject } from "./read";
 import { readLabels } from "./placement";
 import { PROJECT } from "./wfh";
+import { readGke } from "./gke";
 
 export interface RegionMemberConfig extends ClusterConfig {
   /** `spec.provider` of the Karmada Cluster (gke for GKE members). */
@@ -89,23 +90,16 @@ function readMember(
   r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
   let gke: RegionMemberConfig["gke"];
   if (base.source === "gke") {
-    const g = r.object(`${key}.gke`, obj.gke);
-    r.unknownKeys(`${key}.gke`, g, ["project", "location", "nodeCount", "machineType", "deletionProtection"]);
-    const location = r.string(`${key}.gke.location`, g.location, region) as string;
-    if (region && location !== region && !location.startsWith(`${region}-`)) {
+    gke = readGke(r, key, obj.gke, base.name, { key: "region", value: region });
+    const location = gke.location;
+    const locationKey = `${key}.gke.location`;
+    if (region && !r.problems.has(locationKey) && location !== region && !location.startsWith(`${region}-`)) {
       r.problems.add(
-        `${key}.gke.location`,
+        locationKey,
         location,
         `is outside region ${region}; use the region itself (${region}, a regional cluster) or one of its zones (${region}-a)`,
       );
     }
-    gke = {
-      project: r.string(`${key}.gke.project`, g.project),
-      location,
-      nodeCount: r.integer(`${key}.gke.nodeCount`, g.nodeCount, 1, 1, 100),
-      machineType: r.string(`${key}.gke.machineType`, g.machineType, "e2-standard-4") as string,
-      deletionProtection: r.boolean(`${key}.gke.deletionProtection`, g.deletionProtection, true),
-    };
   } else if (obj.gke !== undefined) {
     r.problems.add(
       `${key}.gke`,
@@ -186,16 +180,11 @@ export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], curren
       "is required: Karmada places IrisClusters only on members that serve the CRD; point it at the CRD's YAML",
     );
   }
-  for (const key of Object.keys(raw)) {
-    if (!REGION_KEYS.includes(key) && !referenced.has(key)) {
-      problems.add(
-        key,
-        raw[key],
-        `is not a known key; use one of: ${REGION_KEYS.join(", ")} (or a secret key that member.kubeconfigSecret names)`,
-        { secret: secretKeys.includes(`${PROJECT}:${key}`) },
-      );
-    }
-  }
+  r.unknownTopLevelKeys(raw, REGION_KEYS, {
+    referenced,
+    isSecret: (key) => secretKeys.includes(`${PROJECT}:${key}`),
+    hint: "(or a secret key that member.kubeconfigSecret names)",
+  });
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
   problems.throwIfAny();
   return {

@@ -45,12 +45,7 @@ export const KNOWN_KEYS = [
 export function validateWfhConfig(raw: Raw): WfhConfig {
   const problems = new Problems(PROJECT);
   const r = new Reader(problems);
-  for (const k of Object.keys(raw)) {
-    if (!KNOWN_KEYS.includes(k))
-      problems.add(k, raw[k], `is not a known key; use one of: ${KNOWN_KEYS.join(", ")}`, {
-        secret: k.toLowerCase().includes("kubeconfig"),
-      });
-  }
+  r.unknownTopLevelKeys(raw, KNOWN_KEYS, { isSecret: (k) => k.toLowerCase().includes("kubeconfig") });
   r.oneOf("program", raw.program, PROGRAMS, "wfh");
   const secret = (k: string) => (typeof raw[k] === "string" ? (raw[k] as string) : undefined);
   const home = readCluster(

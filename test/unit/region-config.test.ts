@@ -242,6 +242,25 @@ describe("region stack config", () => {
       ],
     ],
     [
+      "GKE settings the GkeCluster component refuses (the fleet stack's messages)",
+      (c) => {
+        (c.member as Record<string, unknown>).gke = { project: "p", nodeCount: 0, machineType: "big" };
+      },
+      [
+        "iko-plus:member.gke.nodeCount: 0 must be a whole number from 1 to 100",
+        'iko-plus:member.gke.machineType: "big" is not a machine type; use one like e2-standard-4',
+      ],
+    ],
+    [
+      "a GKE location that is no GCP location",
+      (c) => {
+        (c.member as Record<string, unknown>).gke = { location: "us-central1-" };
+      },
+      [
+        'iko-plus:member.gke.location: "us-central1-" is not a GCP region or zone; use a region (us-central1) or a zone (us-central1-a)',
+      ],
+    ],
+    [
       "no CRD manifest",
       (c) => {
         c.iko = { chartPath: CHART };
