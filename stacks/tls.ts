@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../components/cluster";
-import { irisClusterManifest, licenseSecretName, withIrisTls } from "../components/iris";
+import { IrisCluster, irisClusterManifest, licenseSecretName, withIrisTls } from "../components/iris";
 import { FleetTls, TlsComponent } from "../components/tls";
 import { IrisClusterConfig } from "./config/iris";
 import { FleetTlsConfig } from "./config/tls";
@@ -56,7 +56,7 @@ export function declareFleetTls(
 export function federatedIrisManifest(
   f: TlsIris & { licenseKeyConfig?: string },
   tls: FleetTls | undefined,
-): Record<string, unknown> {
+): IrisCluster {
   const licenseKeySecret = f.licenseKeyConfig ? licenseSecretName(f.name) : undefined;
   const manifest = irisClusterManifest({ ...f, licenseKeySecret });
   return f.tls && tls ? withIrisTls(manifest, tls.tlsSpec(f.name, f.namespace, f.tls)) : manifest;

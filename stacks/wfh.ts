@@ -56,9 +56,9 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
     new k8s.apiextensions.CustomResource(
       `iriscluster-${ic.namespace}-${ic.name}`,
       {
-        apiVersion: manifest.apiVersion as string,
-        kind: manifest.kind as string,
-        metadata: manifest.metadata as k8s.types.input.meta.v1.ObjectMeta,
+        apiVersion: manifest.apiVersion,
+        kind: manifest.kind,
+        metadata: manifest.metadata,
         spec: manifest.spec,
       },
       { provider: work.provider, dependsOn: [...work.readyGate, ...(crd ? [crd] : []), ...(ns ? [ns] : [])] },

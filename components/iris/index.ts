@@ -1,1 +1,2 @@
 export * from "./manifest";
+export * from "./types";

@@ -15,6 +15,8 @@ import {
   throwIfArgProblems,
 } from "../names";
 
+import { IrisCluster, IrisClusterSpec, IrisSpecFields, IrisTlsSpec, LocalRef } from "./types";
+
 export { isLicensedIrisImage };
 
 type Obj = Record<string, unknown>;
@@ -31,8 +33,12 @@ export interface IrisClusterArgs {
    */
   licenseKeySecret?: string;
   mirrored?: boolean;
-  /** Further spec fields, merged over the generated spec. */
-  spec?: Obj;
+  /**
+   * Further spec fields, merged over the generated spec: a mapping key by key (so
+   * `topology.data.shards` keeps the generated `topology.data.image`), a list or a value replaced.
+   * Without it, the spec is the generated one.
+   */
+  spec?: IrisSpecFields;
 }
 
 /** The fields `checkIrisClusterArgs` judges; the stack config may leave any of them out. */
@@ -106,29 +112,40 @@ export function licenseSecretName(irisName: string): string {
 }
 
 /** `spec.licenseKeySecret` naming the Secret that holds the license key. */
-export function licenseKeySecretRef(secretName: string): { name: string } {
+export function licenseKeySecretRef(secretName: string): LocalRef {
   return { name: secretName };
 }
 
+/**
+ * `over` merged into a copy of `base`: where both hold a mapping, key by key, recursively;
+ * anything else in `over` (a value, a list, null) replaces what `base` has. Neither input changes.
+ * The result keeps `base`'s type: what `over` adds goes to IKO as given, and its CRD judges it.
+ */
+export function mergeOver<T extends object>(base: T, over: object): T {
+  const out: Obj = Object.fromEntries(Object.entries(base));
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isObj(current) && isObj(value) ? mergeOver(current, value) : value;
+  }
+  return out as T;
+}
+
 /** The IrisCluster object for one IrisCluster; throws one error naming every problem of `c`. */
-export function irisClusterManifest(c: IrisClusterArgs): Obj {
+export function irisClusterManifest(c: IrisClusterArgs): IrisCluster {
   throwIfArgProblems("IrisCluster", c.name, checkIrisClusterArgs(c));
-  const data: Obj = { image: c.image };
-  if (c.mirrored !== undefined) data.mirrored = c.mirrored;
-  const spec: Obj = { topology: { data } };
+  const spec: IrisClusterSpec = { topology: { data: { image: c.image } } };
+  if (c.mirrored !== undefined) spec.topology.data.mirrored = c.mirrored;
   if (c.licenseKeySecret) spec.licenseKeySecret = licenseKeySecretRef(c.licenseKeySecret);
   if (c.serviceType) spec.serviceTemplate = { spec: { type: c.serviceType } };
   return {
     apiVersion: "intersystems.com/v1alpha1",
     kind: "IrisCluster",
     metadata: { name: c.name, namespace: c.namespace },
-    spec: c.spec ? { ...spec, ...c.spec } : spec,
+    spec: c.spec ? mergeOver(spec, c.spec) : spec,
   };
 }
 
 /** A copy of an IrisCluster manifest with `spec.tls` set (entries of `tls` win over existing ones). */
-export function withIrisTls(irisCluster: Obj, tls: Obj): Obj {
-  const spec = (irisCluster.spec ?? {}) as Obj;
-  const existing = (spec.tls ?? {}) as Obj;
-  return { ...irisCluster, spec: { ...spec, tls: { ...existing, ...tls } } };
+export function withIrisTls(irisCluster: IrisCluster, tls: IrisTlsSpec): IrisCluster {
+  return { ...irisCluster, spec: { ...irisCluster.spec, tls: { ...irisCluster.spec.tls, ...tls } } };
 }

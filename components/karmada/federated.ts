@@ -7,7 +7,14 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { customResource } from "../cluster/manifest";
-import { IRIS_LICENSE_KEY, checkIrisClusterRef, licenseKeySecretRef, licenseSecretName } from "../iris";
+import {
+  IRIS_LICENSE_KEY,
+  IrisCluster,
+  IrisClusterSpec,
+  checkIrisClusterRef,
+  licenseKeySecretRef,
+  licenseSecretName,
+} from "../iris";
 import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
 import { checkFailover, checkOverrides, checkPlacement } from "./checks";
 import { KarmadaHandle } from "./control-plane";
@@ -21,8 +28,6 @@ import {
   propagationPolicy,
 } from "./policies";
 import { ClusterTarget } from "./selectors";
-
-type Obj = Record<string, unknown>;
 
 /** Objects in the Karmada API are templates: Pulumi must not wait for readiness Karmada never reports there. */
 const TEMPLATE_ANNOTATIONS = { "pulumi.com/skipAwait": "true" };
@@ -39,7 +44,7 @@ export interface IrisOverride {
 export interface FederatedIrisClusterArgs {
   karmada: KarmadaHandle;
   /** The IrisCluster (apiVersion, kind, metadata.name/namespace, spec), e.g. from irisClusterManifest. */
-  irisCluster: Obj;
+  irisCluster: IrisCluster;
   /** PropagationPolicy name. @default `<name>-propagate` */
   policyName?: string;
   /** Where clones go. */
@@ -103,7 +108,7 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
 
   constructor(name: string, args: FederatedIrisClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     const ic = args.irisCluster;
-    const md = ic.metadata as { name: string; namespace?: string };
+    const md = ic.metadata;
     const policyName = args.policyName ?? `${md.name}-propagate`;
     throwIfArgProblems("FederatedIrisCluster", name, checkFederatedIrisClusterArgs({ ...args, policyName }));
     super("iko-plus:karmada:FederatedIrisCluster", name, {}, opts);
@@ -111,10 +116,8 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
     this.policyName = policyName;
     const base = { parent: this, provider: args.karmada.provider };
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
-    const spec: Obj = { ...(ic.spec as Obj) };
-    const selectors: ResourceSelector[] = [
-      { apiVersion: ic.apiVersion as string, kind: ic.kind as string, name: md.name },
-    ];
+    const spec: IrisClusterSpec = { ...ic.spec };
+    const selectors: ResourceSelector[] = [{ apiVersion: ic.apiVersion, kind: ic.kind, name: md.name }];
     const depObjects: pulumi.Resource[] = [];
     if (args.licenseKey !== undefined) {
       const secretName = licenseSecretName(md.name);
@@ -155,8 +158,8 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
     this.template = new k8s.apiextensions.CustomResource(
       `${name}-template`,
       {
-        apiVersion: ic.apiVersion as string,
-        kind: ic.kind as string,
+        apiVersion: ic.apiVersion,
+        kind: ic.kind,
         metadata: { name: md.name, namespace, annotations: TEMPLATE_ANNOTATIONS },
         spec,
       },

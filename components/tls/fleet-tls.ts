@@ -12,6 +12,7 @@ import * as k8s from "@pulumi/kubernetes";
 import { CertManager } from "@pulumi/kubernetes-cert-manager";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster";
+import type { IrisTlsSpec } from "../iris/types";
 import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
 import { FleetCaSource, checkFleetCaOptions, resolveCaOptions } from "./ca";
 import { FleetCa } from "./ca-provider";
@@ -264,7 +265,7 @@ export class FleetTls extends pulumi.ComponentResource {
   }
 
   /** `spec.tls` for an IrisCluster this FleetTls issues a certificate for. */
-  tlsSpec(irisName: string, namespace: string, components: readonly TlsComponent[]): Obj {
+  tlsSpec(irisName: string, namespace: string, components: readonly TlsComponent[]): IrisTlsSpec {
     const secretName = this.secretNames[`${namespace}/${irisName}`];
     if (secretName === undefined)
       throw new Error(`FleetTls: no certificate for IrisCluster ${namespace}/${irisName}; add it to certificates`);

@@ -4,12 +4,13 @@
  * `spec.tls` that mounts the issued Secret.
  */
 import type { CertManagerArgs } from "@pulumi/kubernetes-cert-manager";
+import { IRIS_TLS_PARTS, IrisTlsPart, IrisTlsSpec, IrisTlsVolume } from "../iris/types";
 
 type Obj = Record<string, unknown>;
 
 /** The IRIS components IKO can give TLS material (`IrisCluster.spec.tls` keys). */
-export const TLS_COMPONENTS = ["common", "mirror", "webgateway", "superserver", "ecp"] as const;
-export type TlsComponent = (typeof TLS_COMPONENTS)[number];
+export const TLS_COMPONENTS = IRIS_TLS_PARTS;
+export type TlsComponent = IrisTlsPart;
 
 /** cert-manager chart version installed when none is given (pinned; the chart's repository is charts.jetstack.io). */
 export const CERT_MANAGER_CHART_VERSION = "v1.19.1";
@@ -118,7 +119,7 @@ export function certificateManifest(o: IrisCertificateOptions): Obj {
  * and the CA both as `ca.crt` (cert-manager's name) and `ca.pem` (the name the IKO docs use for
  * the CA file; unverified here, see the README), so either name is found.
  */
-export function irisTlsVolume(secretName: string): Obj {
+export function irisTlsVolume(secretName: string): IrisTlsVolume {
   return {
     secret: {
       secretName,
@@ -133,8 +134,8 @@ export function irisTlsVolume(secretName: string): Obj {
 }
 
 /** `spec.tls` for the given components, all from one Secret, in TLS_COMPONENTS order. */
-export function irisTlsSpec(components: readonly TlsComponent[], secretName: string): Obj {
-  const tls: Obj = {};
+export function irisTlsSpec(components: readonly TlsComponent[], secretName: string): IrisTlsSpec {
+  const tls: IrisTlsSpec = {};
   for (const c of TLS_COMPONENTS) if (components.includes(c)) tls[c] = irisTlsVolume(secretName);
   return tls;
 }

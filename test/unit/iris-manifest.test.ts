@@ -1,5 +1,9 @@
 /** components/iris holds the IrisCluster manifest and its TLS; the old import paths keep working. */
 import * as assert from "assert";
+import * as fs from "fs";
+import * as path from "path";
+import Ajv from "ajv";
+import * as YAML from "yaml";
 import * as iris from "../../components/iris";
 import * as tls from "../../components/tls";
 import * as config from "../../stacks/config";
@@ -33,10 +37,60 @@ describe("components/iris", () => {
       },
     });
     const volume = { secret: { secretName: "a-tls" } };
-    assert.deepStrictEqual((iris.withIrisTls(m, { mirror: volume }).spec as Record<string, unknown>).tls, {
+    assert.deepStrictEqual(iris.withIrisTls(m, { mirror: volume }).spec.tls, {
       mirror: volume,
     });
-    assert.strictEqual((m.spec as Record<string, unknown>).tls, undefined, "the input is not changed");
+    assert.strictEqual(m.spec.tls, undefined, "the input is not changed");
+  });
+});
+
+describe("unit: the IrisCluster manifest's given spec fields", () => {
+  const IMAGE = "containers.intersystems.com/intersystems/iris-community:2025.1";
+  const standInCrd = YAML.parse(
+    fs.readFileSync(path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml"), "utf8"),
+  ) as { spec: { versions: { schema: { openAPIV3Schema: object } }[] } };
+  const validate = new Ajv({ allErrors: true }).compile(standInCrd.spec.versions[0].schema.openAPIV3Schema);
+
+  it("merges a given topology into the generated one: data.shards keeps the image and mirroring (stand-in CRD)", () => {
+    const m = iris.irisClusterManifest({
+      name: "a",
+      namespace: "default",
+      image: IMAGE,
+      mirrored: true,
+      spec: { topology: { data: { shards: 2 }, compute: { image: IMAGE, replicas: 1 } } },
+    });
+    assert.deepStrictEqual(m.spec.topology, {
+      data: { image: IMAGE, mirrored: true, shards: 2 },
+      compute: { image: IMAGE, replicas: 1 },
+    });
+    assert.ok(validate(m), JSON.stringify(validate.errors));
+  });
+
+  it("lets a given value or list replace the generated one, and leaves its inputs unchanged", () => {
+    const spec = {
+      topology: { data: { image: "x/iris-community:2025.2", preferredZones: ["b"] } },
+      serviceTemplate: { spec: { type: "LoadBalancer" as const } },
+      imagePullSecrets: [{ name: "icr" }],
+    };
+    const before = JSON.stringify(spec);
+    const m = iris.irisClusterManifest({
+      name: "a",
+      namespace: "default",
+      image: IMAGE,
+      serviceType: "NodePort",
+      spec,
+    });
+    assert.deepStrictEqual(m.spec, {
+      topology: { data: { image: "x/iris-community:2025.2", preferredZones: ["b"] } },
+      serviceTemplate: { spec: { type: "LoadBalancer" } },
+      imagePullSecrets: [{ name: "icr" }],
+    });
+    assert.strictEqual(JSON.stringify(spec), before);
+    assert.deepStrictEqual(iris.mergeOver({ a: { b: [1, 2], c: 1 }, d: 1 }, { a: { b: [3] }, e: { f: 1 } }), {
+      a: { b: [3], c: 1 },
+      d: 1,
+      e: { f: 1 },
+    });
   });
 });
 

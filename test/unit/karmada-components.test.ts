@@ -7,6 +7,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as YAML from "yaml";
+import type { IrisCluster } from "../../components/iris";
 import {
   FAKE_ACCESS_TOKEN,
   FAKE_CA,
@@ -35,7 +36,7 @@ import { KindCluster } from "../../components/kind";
 const since = (n: number) => registered.slice(n);
 const urnOf = async (r: pulumi.Resource) => (await resolve(r.urn)).value;
 const providerUrn = async (p: pulumi.ProviderResource) => `${await urnOf(p)}::${(await resolve(p.id)).value}`;
-const IRIS = {
+const IRIS: IrisCluster = {
   apiVersion: "intersystems.com/v1alpha1",
   kind: "IrisCluster",
   metadata: { name: "federated-iris", namespace: "default" },

@@ -5,6 +5,7 @@
 import * as assert from "assert";
 import * as crypto from "crypto";
 import * as forge from "node-forge";
+import type { IrisCluster } from "../../components/iris";
 import {
   CA_DEFAULTS,
   CERT_MANAGER_CHART_VERSION,
@@ -306,7 +307,7 @@ describe("fleet TLS: manifests", () => {
   });
 
   it("withIrisTls adds spec.tls to a manifest without touching the rest or the input", () => {
-    const ic = {
+    const ic: IrisCluster = {
       apiVersion: "intersystems.com/v1alpha1",
       kind: "IrisCluster",
       metadata: { name: "a", namespace: "default" },
@@ -322,9 +323,10 @@ describe("fleet TLS: manifests", () => {
       },
     });
     assert.strictEqual(JSON.stringify(ic), before, "input unchanged");
-    assert.deepStrictEqual(withIrisTls({ kind: "IrisCluster" }, { mirror: VOLUME("x") }), {
-      kind: "IrisCluster",
-      spec: { tls: { mirror: VOLUME("x") } },
+    const bare: IrisCluster = { ...ic, spec: { topology: { data: { image: "i" } } } };
+    assert.deepStrictEqual(withIrisTls(bare, { mirror: VOLUME("x") }), {
+      ...bare,
+      spec: { topology: { data: { image: "i" } }, tls: { mirror: VOLUME("x") } },
     });
   });
 });
