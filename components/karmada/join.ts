@@ -3,6 +3,7 @@
  * (read at karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names; the lab and the
  * kind tier join v1.16.0 with them).
  */
+import { Namespace, PolicyRule, Secret } from "./manifests-types";
 import { Cluster } from "./types";
 
 /** Namespace of the join's objects, on the member and in the Karmada API. */
@@ -11,17 +12,6 @@ export const KARMADA_CLUSTER_NAMESPACE = "karmada-cluster";
 export const IMPERSONATOR = "karmada-impersonator";
 /** Karmada's limit on Cluster names. */
 export const MAX_MEMBER_NAME = 48;
-
-export type Obj = Record<string, unknown>;
-
-/** An RBAC rule (rbac.authorization.k8s.io/v1 PolicyRule) with the fields this project sets. */
-export interface PolicyRule {
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-  verbs: string[];
-}
 
 /** ServiceAccount (and token Secret) Karmada's controllers use on the member. */
 export function memberServiceAccountName(cluster: string): string {
@@ -39,7 +29,7 @@ export function impersonatorSecretName(cluster: string): string {
 }
 
 /** The member namespace, labelled as a Karmada system namespace. */
-export function memberNamespace(): Obj {
+export function memberNamespace(): Namespace {
   return {
     apiVersion: "v1",
     kind: "Namespace",
@@ -48,7 +38,7 @@ export function memberNamespace(): Obj {
 }
 
 /** A long-lived token Secret for a ServiceAccount on the member. */
-export function tokenSecret(serviceAccount: string): Obj {
+export function tokenSecret(serviceAccount: string): Secret {
   return {
     apiVersion: "v1",
     kind: "Secret",

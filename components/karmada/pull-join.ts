@@ -22,7 +22,7 @@ import {
   executionNamespace,
   pullClusterSpec,
 } from "./pull";
-import { Join, declareClusterObject, memberPrerequisites, meta } from "./push";
+import { Join, declareClusterObject, memberPrerequisites } from "./push";
 
 /**
  * Pull mode: the agent's credential and RBAC in Karmada, the Cluster, and the agent on the
@@ -38,7 +38,6 @@ export function declarePullJoin(join: Join): {
   const member = args.member;
   const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, member, deps);
   const onKarmada = (deps: pulumi.Resource[] = []) => clusterOptions(self, args.karmada, deps);
-  type Rules = k8s.types.input.rbac.v1.PolicyRule[];
 
   // Karmada side: the agent's ServiceAccount and its token, its RBAC, its execution namespace.
   const saName = agentServiceAccountName(cluster);
@@ -50,50 +49,50 @@ export function declarePullJoin(join: Join): {
   const t = agentTokenSecret(cluster);
   const agentToken = new k8s.core.v1.Secret(
     `${name}-agent-token`,
-    { metadata: meta(t), type: t.type as string },
+    { metadata: t.metadata, type: t.type },
     onKarmada([agentSa]),
   );
   const rbac = agentKarmadaRbac(cluster);
   const cr = new k8s.rbac.v1.ClusterRole(
     `${name}-agent-role`,
-    { metadata: meta(rbac.clusterRole), rules: rbac.clusterRole.rules as Rules },
+    { metadata: rbac.clusterRole.metadata, rules: rbac.clusterRole.rules },
     onKarmada(),
   );
   const crb = new k8s.rbac.v1.ClusterRoleBinding(
     `${name}-agent-binding`,
     {
-      metadata: meta(rbac.clusterRoleBinding),
-      roleRef: rbac.clusterRoleBinding.roleRef as k8s.types.input.rbac.v1.RoleRef,
-      subjects: rbac.clusterRoleBinding.subjects as k8s.types.input.rbac.v1.Subject[],
+      metadata: rbac.clusterRoleBinding.metadata,
+      roleRef: rbac.clusterRoleBinding.roleRef,
+      subjects: rbac.clusterRoleBinding.subjects,
     },
     onKarmada([cr, agentSa]),
   );
   const esNs = new k8s.core.v1.Namespace(
     `${name}-execution-ns`,
-    { metadata: meta(executionNamespace(cluster)) },
+    { metadata: executionNamespace(cluster).metadata },
     onKarmada(),
   );
   const bindings = rbac.roles.map((role, i) => {
     const suffix = i === 0 ? "work" : "lease";
     const r = new k8s.rbac.v1.Role(
       `${name}-agent-${suffix}-role`,
-      { metadata: meta(role), rules: role.rules as Rules },
+      { metadata: role.metadata, rules: role.rules },
       onKarmada(i === 0 ? [esNs] : []),
     );
     const b = rbac.roleBindings[i];
     return new k8s.rbac.v1.RoleBinding(
       `${name}-agent-${suffix}-binding`,
       {
-        metadata: meta(b),
-        roleRef: b.roleRef as k8s.types.input.rbac.v1.RoleRef,
-        subjects: b.subjects as k8s.types.input.rbac.v1.Subject[],
+        metadata: b.metadata,
+        roleRef: b.roleRef,
+        subjects: b.subjects,
       },
       onKarmada([r, agentSa]),
     );
   });
   // Member side: the namespace, the agent's kubeconfig of the Karmada API (secret), its
   // ServiceAccount and scoped ClusterRole, then the agent.
-  const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: meta(memberNamespace()) }, onMember());
+  const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: memberNamespace().metadata }, onMember());
   const server = pulumi.output(
     args.agentKarmadaServer ??
       args.karmada.kubeconfig.apply(
@@ -138,16 +137,16 @@ export function declarePullJoin(join: Join): {
   const mr = agentMemberClusterRole(args.access ?? "scoped");
   const memberRole = new k8s.rbac.v1.ClusterRole(
     `${name}-agent-member-role`,
-    { metadata: meta(mr), rules: mr.rules as Rules },
+    { metadata: mr.metadata, rules: mr.rules },
     onMember(),
   );
   const mb = agentMemberClusterRoleBinding();
   const memberBinding = new k8s.rbac.v1.ClusterRoleBinding(
     `${name}-agent-member-binding`,
     {
-      metadata: meta(mb),
-      roleRef: mb.roleRef as k8s.types.input.rbac.v1.RoleRef,
-      subjects: mb.subjects as k8s.types.input.rbac.v1.Subject[],
+      metadata: mb.metadata,
+      roleRef: mb.roleRef,
+      subjects: mb.subjects,
     },
     onMember([memberRole, memberSa]),
   );
@@ -174,7 +173,7 @@ export function declarePullJoin(join: Join): {
     `${name}-agent`,
     {
       metadata: { name: AGENT, namespace: KARMADA_CLUSTER_NAMESPACE, labels: { app: AGENT } },
-      spec: d.apply((x) => x.spec as k8s.types.input.apps.v1.DeploymentSpec),
+      spec: d.apply((x) => x.spec),
     },
     onMember([kubeconfigSecret, memberBinding, clusterCr, crb, ...bindings]),
   );

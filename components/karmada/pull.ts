@@ -20,12 +20,22 @@ import {
   ClusterObjectArgs,
   KARMADA_CLUSTER_NAMESPACE,
   MemberAccess,
-  Obj,
-  PolicyRule,
   clusterHead,
   clusterPlacement,
   memberClusterRoleRules,
 } from "./join";
+import {
+  ClusterRole,
+  ClusterRoleBinding,
+  Deployment,
+  Namespace,
+  PolicyRule,
+  Role,
+  RoleBinding,
+  RoleRef,
+  Secret,
+  Subject,
+} from "./manifests-types";
 import { Cluster } from "./types";
 import { workNamespace } from "./works";
 
@@ -110,15 +120,19 @@ export function agentLeaseRoleRules(cluster: string): PolicyRule[] {
 
 /** The agent's RBAC objects in the Karmada API, bound to its ServiceAccount there. */
 export function agentKarmadaRbac(cluster: string): {
-  clusterRole: Obj;
-  clusterRoleBinding: Obj;
-  roles: Obj[];
-  roleBindings: Obj[];
+  clusterRole: ClusterRole;
+  clusterRoleBinding: ClusterRoleBinding;
+  roles: Role[];
+  roleBindings: RoleBinding[];
 } {
-  const subjects = [
+  const subjects: Subject[] = [
     { kind: "ServiceAccount", name: agentServiceAccountName(cluster), namespace: KARMADA_CLUSTER_NAMESPACE },
   ];
-  const roleRef = (kind: string, name: string) => ({ apiGroup: "rbac.authorization.k8s.io", kind, name });
+  const roleRef = <K extends RoleRef["kind"]>(kind: K, name: string): RoleRef<K> => ({
+    apiGroup: "rbac.authorization.k8s.io",
+    kind,
+    name,
+  });
   const crName = agentClusterRoleName(cluster);
   const roles: [string, string, PolicyRule[]][] = [
     [agentWorkRoleName(cluster), workNamespace(cluster), agentWorkRoleRules()],
@@ -155,12 +169,12 @@ export function agentKarmadaRbac(cluster: string): {
 }
 
 /** The member's execution namespace in Karmada, made before its Cluster as register does (labelled a Karmada system namespace). */
-export function executionNamespace(cluster: string): Obj {
+export function executionNamespace(cluster: string): Namespace {
   return { apiVersion: "v1", kind: "Namespace", metadata: { name: workNamespace(cluster), labels: SYSTEM_LABELS } };
 }
 
 /** The agent's long-lived token Secret in the Karmada API. */
-export function agentTokenSecret(cluster: string): Obj {
+export function agentTokenSecret(cluster: string): Secret {
   const sa = agentServiceAccountName(cluster);
   return {
     apiVersion: "v1",
@@ -189,7 +203,10 @@ export interface AgentKubeconfigArgs {
 /** The agent's kubeconfig of the Karmada API (JSON, which is YAML). Secret: the caller wraps it. */
 export function agentKubeconfig(a: AgentKubeconfigArgs): string {
   const name = `karmada-agent-${a.cluster}`;
-  const cluster: Obj = { server: a.server, "certificate-authority-data": a.caData };
+  const cluster: { server: string; "certificate-authority-data": string; "tls-server-name"?: string } = {
+    server: a.server,
+    "certificate-authority-data": a.caData,
+  };
   if (a.tlsServerName) cluster["tls-server-name"] = a.tlsServerName;
   return JSON.stringify({
     apiVersion: "v1",
@@ -202,7 +219,7 @@ export function agentKubeconfig(a: AgentKubeconfigArgs): string {
 }
 
 /** The agent's ClusterRole on the member: what Karmada's controllers get on a Push member, by access. */
-export function agentMemberClusterRole(access: MemberAccess = "scoped"): Obj {
+export function agentMemberClusterRole(access: MemberAccess = "scoped"): ClusterRole {
   return {
     apiVersion: "rbac.authorization.k8s.io/v1",
     kind: "ClusterRole",
@@ -212,7 +229,7 @@ export function agentMemberClusterRole(access: MemberAccess = "scoped"): Obj {
 }
 
 /** Binds it to the agent's ServiceAccount on the member. */
-export function agentMemberClusterRoleBinding(): Obj {
+export function agentMemberClusterRoleBinding(): ClusterRoleBinding {
   return {
     apiVersion: "rbac.authorization.k8s.io/v1",
     kind: "ClusterRoleBinding",
@@ -257,7 +274,7 @@ export function agentCommand(a: Omit<AgentDeploymentArgs, "image">): string[] {
 }
 
 /** The agent's Deployment on the member (namespace karmada-cluster, the push join's). */
-export function agentDeployment(a: AgentDeploymentArgs): Obj {
+export function agentDeployment(a: AgentDeploymentArgs): Deployment {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",

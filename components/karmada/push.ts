@@ -9,7 +9,6 @@ import {
   ClusterObjectArgs,
   IMPERSONATOR,
   KARMADA_CLUSTER_NAMESPACE,
-  Obj,
   clusterHead,
   impersonatorSecretName,
   memberClusterRoleName,
@@ -21,9 +20,6 @@ import {
 } from "./join";
 import type { KarmadaMemberArgs } from "./member";
 import { Cluster } from "./types";
-
-/** The metadata of a pure manifest, as a resource's input. */
-export const meta = (o: Obj) => o.metadata as k8s.types.input.meta.v1.ObjectMeta;
 
 /**
  * What a join is declared from: the KarmadaMember, its resource name and args, the member's name
@@ -77,7 +73,7 @@ export function declarePushJoin(join: Join): k8s.apiextensions.CustomResource {
   const onKarmada = () => clusterOptions(self, args.karmada);
 
   // Member side.
-  const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: meta(memberNamespace()) }, onMember());
+  const ns = new k8s.core.v1.Namespace(`${name}-member-ns`, { metadata: memberNamespace().metadata }, onMember());
   const saName = memberServiceAccountName(cluster);
   const sa = new k8s.core.v1.ServiceAccount(
     `${name}-member-sa`,
@@ -109,7 +105,7 @@ export function declarePushJoin(join: Join): k8s.apiextensions.CustomResource {
   );
   const tokenOf = (resource: string, sa: string, deps: pulumi.Resource[]) => {
     const t = tokenSecret(sa);
-    return new k8s.core.v1.Secret(resource, { metadata: meta(t), type: t.type as string }, onMember(deps));
+    return new k8s.core.v1.Secret(resource, { metadata: t.metadata, type: t.type }, onMember(deps));
   };
   // The token needs only its ServiceAccount; the binding is created meanwhile and the Cluster
   // waits for it (one level less between a member's namespace and its Cluster).
