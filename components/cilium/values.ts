@@ -3,6 +3,7 @@
  * sets on a kind cluster, plus the per-cluster name and id ClusterMesh needs.
  * @see https://docs.cilium.io/en/stable/installation/kind/
  */
+import { mergeOver } from "../names/merge";
 
 /** The pinned Cilium chart version (no "v"; image tags have one). */
 export const CILIUM_VERSION = "1.18.0";
@@ -117,20 +118,13 @@ export function ciliumValues(args: CiliumValuesArgs): Record<string, unknown> {
   return values;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
-}
-
 /**
- * `over` merged into `base` (neither changed): plain objects merge key by key, anything else
- * (lists, scalars, Pulumi outputs) in `over` replaces what `base` has.
+ * `over` merged into `base` (neither changed): mappings merge key by key, anything else (lists,
+ * scalars, Pulumi outputs) in `over` replaces what `base` has. The one merge, `mergeOver`
+ * (components/names/merge.ts), under the name this module has always exported.
  */
-export function mergeValues(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over))
-    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
-  return out;
-}
+export const mergeValues: (base: Record<string, unknown>, over: Record<string, unknown>) => Record<string, unknown> =
+  mergeOver;
 
 /** The probe's default image: kind's sandbox (pause) image, present on every kind node. */
 export const CNI_PROBE_IMAGE = "registry.k8s.io/pause:3.10";

@@ -1,6 +1,7 @@
 /**
  * Pure Helm values for the IKO chart (`iris-operator-amd`).
  */
+import { mergeOver } from "../names/merge";
 
 export interface IkoImage {
   /** Registry, e.g. `containers.intersystems.com`. */
@@ -24,18 +25,14 @@ export interface IkoValuesArgs {
   extraValues?: Record<string, unknown>;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Deep-merges `override` into `base` (objects merged, everything else replaced); pure. */
-export function mergeValues(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(override)) {
-    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeValues(out[k] as Record<string, unknown>, v) : v;
-  }
-  return out;
-}
+/**
+ * Deep-merges `override` into `base` (mappings merged, everything else replaced); pure. The one
+ * merge, `mergeOver` (components/names/merge.ts), under the name this module has always exported.
+ */
+export const mergeValues: (
+  base: Record<string, unknown>,
+  override: Record<string, unknown>,
+) => Record<string, unknown> = mergeOver;
 
 /**
  * The IKO chart's admission webhook switches (`values.apiserver.<key>`, both on by default). A

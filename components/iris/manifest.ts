@@ -12,14 +12,14 @@ import {
   checkImageRef,
   checkWholeNumber,
   isLicensedIrisImage,
+  isPlainMapping,
+  mergeOver,
   throwIfArgProblems,
 } from "../names";
 
 import { IrisCluster, IrisClusterSpec, IrisSpecFields, IrisTlsSpec, LocalRef } from "./types";
 
 export { isLicensedIrisImage };
-
-type Obj = Record<string, unknown>;
 
 /** One IrisCluster: what the stacks' `irisClusters[]` and `federatedIrisClusters[]` entries give. */
 export interface IrisClusterArgs {
@@ -70,8 +70,6 @@ const TOPOLOGY_COUNTS: { node: string; field: string; min: number; max: number }
   { node: "webgateway", field: "replicas", min: 0, max: 100 },
 ];
 
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
  * Problems of IrisCluster args, as `[field, value, problem]` (the stack config reports them under
  * `irisClusters[i].*` and `federatedIrisClusters[i].*`): a name and namespace Kubernetes takes, a
@@ -94,10 +92,10 @@ export function checkIrisClusterArgs(args: IrisClusterCheckedArgs): ArgProblem[]
       `is required for the licensed image ${JSON.stringify(args.image)}; name the Secret holding iris.key, or use an iris-community image`,
     ]);
   const topology = args.spec?.topology;
-  if (isObj(topology))
+  if (isPlainMapping(topology))
     for (const { node, field, min, max } of TOPOLOGY_COUNTS) {
       const parent = topology[node];
-      if (isObj(parent))
+      if (isPlainMapping(parent))
         checkField(problems, `spec.topology.${node}.${field}`, parent[field], checkWholeNumber(min, max));
     }
   return problems;
@@ -116,19 +114,8 @@ export function licenseKeySecretRef(secretName: string): LocalRef {
   return { name: secretName };
 }
 
-/**
- * `over` merged into a copy of `base`: where both hold a mapping, key by key, recursively;
- * anything else in `over` (a value, a list, null) replaces what `base` has. Neither input changes.
- * The result keeps `base`'s type: what `over` adds goes to IKO as given, and its CRD judges it.
- */
-export function mergeOver<T extends object>(base: T, over: object): T {
-  const out: Obj = Object.fromEntries(Object.entries(base));
-  for (const [key, value] of Object.entries(over)) {
-    const current = out[key];
-    out[key] = isObj(current) && isObj(value) ? mergeOver(current, value) : value;
-  }
-  return out as T;
-}
+/** The one deep merge (components/names/merge.ts), which a given `spec` goes through. */
+export { mergeOver };
 
 /** The IrisCluster object for one IrisCluster; throws one error naming every problem of `c`. */
 export function irisClusterManifest(c: IrisClusterArgs): IrisCluster {

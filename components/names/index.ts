@@ -2,3 +2,4 @@ export * from "./names";
 export * from "./images";
 export * from "./problems";
 export * from "./numbers";
+export * from "./merge";
