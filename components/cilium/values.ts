@@ -129,6 +129,41 @@ export const mergeValues: (base: Record<string, unknown>, over: Record<string, u
 /** The probe's default image: kind's sandbox (pause) image, present on every kind node. */
 export const CNI_PROBE_IMAGE = "registry.k8s.io/pause:3.10";
 
+/** A container of the CNI probe: the fields it sets (`v1` Container). */
+export interface ProbeContainer {
+  name: string;
+  image: string;
+  imagePullPolicy: "Always" | "IfNotPresent" | "Never";
+  resources: { requests: { cpu: string; memory: string }; limits: { memory: string } };
+  securityContext: {
+    allowPrivilegeEscalation: boolean;
+    readOnlyRootFilesystem: boolean;
+    runAsNonRoot: boolean;
+    runAsUser: number;
+    capabilities: { drop: string[] };
+  };
+}
+
+/**
+ * The CNI probe's `apps/v1` DaemonSet arguments (metadata and spec; the resource sets apiVersion
+ * and kind), with only the fields it sets, so a misspelt field does not compile.
+ */
+export interface CniProbeDaemonSet {
+  metadata: { name: string; namespace: string; labels: Record<string, string>; annotations: Record<string, string> };
+  spec: {
+    selector: { matchLabels: Record<string, string> };
+    template: {
+      metadata: { labels: Record<string, string> };
+      spec: {
+        tolerations: { operator: "Exists" | "Equal"; key?: string; value?: string; effect?: string }[];
+        automountServiceAccountToken: boolean;
+        terminationGracePeriodSeconds: number;
+        containers: ProbeContainer[];
+      };
+    };
+  };
+}
+
 /**
  * A DaemonSet of one pause container per node on the pod network, tolerating every taint. Pulumi
  * awaits a DaemonSet until a pod is Ready on every node, and a pod off the host network starts
@@ -136,7 +171,7 @@ export const CNI_PROBE_IMAGE = "registry.k8s.io/pause:3.10";
  * cannot say it: the chart's agent DaemonSet has `maxUnavailable: 2`, and Helm counts a DaemonSet
  * ready when `desired - maxUnavailable` pods are, which on a 2-node kind cluster is none.
  */
-export function cniProbeDaemonSet(name: string, image: string = CNI_PROBE_IMAGE): Record<string, unknown> {
+export function cniProbeDaemonSet(name: string, image: string = CNI_PROBE_IMAGE): CniProbeDaemonSet {
   const labels = { "app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "iko-plus" };
   return {
     metadata: { name, namespace: "kube-system", labels, annotations: { "pulumi.com/timeoutSeconds": "600" } },

@@ -74,8 +74,8 @@ export class CrdMirror extends pulumi.ComponentResource {
     let labels: pulumi.Input<Record<string, string>> | undefined;
     if (args.manifestPath !== undefined) {
       const crd = loadCrdManifest(args.manifestPath, crdName, `CrdMirror "${name}" manifestPath`);
-      spec = crd.spec as k8s.types.input.apiextensions.v1.CustomResourceDefinitionSpec;
-      labels = (crd.metadata as { labels?: Record<string, string> }).labels;
+      spec = crd.spec;
+      labels = crd.metadata.labels;
     } else {
       const source = args.sourceCluster as ClusterHandle;
       const live = k8s.apiextensions.v1.CustomResourceDefinition.get(`${name}-source`, crdName, {

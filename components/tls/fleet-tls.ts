@@ -11,7 +11,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import { CertManager } from "@pulumi/kubernetes-cert-manager";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle, clusterOptions } from "../cluster";
+import { ClusterHandle, clusterOptions, customResource } from "../cluster";
 import type { IrisTlsSpec } from "../iris/types";
 import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
 import { FleetCaSource, checkFleetCaOptions, resolveCaOptions } from "./ca";
@@ -28,8 +28,6 @@ import {
   irisCertificateName,
   irisTlsSpec,
 } from "./manifests";
-
-type Obj = Record<string, unknown>;
 
 /** A Certificate to issue on every member, for one IrisCluster. */
 export interface TlsCertificateRequest {
@@ -130,19 +128,6 @@ interface MemberTlsArgs {
   createNamespace: boolean;
   issuerName: string;
   caSecretName: string;
-}
-
-function customResource(name: string, m: Obj, opts: pulumi.CustomResourceOptions): k8s.apiextensions.CustomResource {
-  return new k8s.apiextensions.CustomResource(
-    name,
-    {
-      apiVersion: m.apiVersion as string,
-      kind: m.kind as string,
-      metadata: m.metadata as k8s.types.input.meta.v1.ObjectMeta,
-      spec: m.spec,
-    },
-    opts,
-  );
 }
 
 /** What FleetTls puts into one member. */

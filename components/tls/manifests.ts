@@ -4,9 +4,70 @@
  * `spec.tls` that mounts the issued Secret.
  */
 import type { CertManagerArgs } from "@pulumi/kubernetes-cert-manager";
+import { ManifestMeta } from "../cluster/manifest";
 import { IRIS_TLS_PARTS, IrisTlsPart, IrisTlsSpec, IrisTlsVolume } from "../iris/types";
 
-type Obj = Record<string, unknown>;
+/** `cert-manager.io/v1` ClusterIssuer, with the one issuer type this project uses: a CA. */
+export interface ClusterIssuer {
+  apiVersion: "cert-manager.io/v1";
+  kind: "ClusterIssuer";
+  metadata: ManifestMeta;
+  /** Signs with the CA in `secretName` (a `kubernetes.io/tls` Secret in cert-manager's namespace). */
+  spec: { ca: { secretName: string } };
+}
+
+/** A key usage cert-manager accepts in `Certificate.spec.usages` (its `KeyUsage` enumeration). */
+export type CertificateKeyUsage =
+  | "signing"
+  | "digital signature"
+  | "content commitment"
+  | "key encipherment"
+  | "key agreement"
+  | "data encipherment"
+  | "cert sign"
+  | "crl sign"
+  | "encipher only"
+  | "decipher only"
+  | "any"
+  | "server auth"
+  | "client auth"
+  | "code signing"
+  | "email protection"
+  | "s/mime"
+  | "ipsec end system"
+  | "ipsec tunnel"
+  | "ipsec user"
+  | "timestamping"
+  | "ocsp signing"
+  | "microsoft sgc"
+  | "netscape sgc";
+
+/** `cert-manager.io/v1` Certificate, with the fields this project sets. */
+export interface Certificate {
+  apiVersion: "cert-manager.io/v1";
+  kind: "Certificate";
+  metadata: ManifestMeta & { namespace: string };
+  spec: {
+    /** The Secret cert-manager writes the key pair and CA into. */
+    secretName: string;
+    /** Labels cert-manager puts on that Secret. */
+    secretTemplate?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    commonName?: string;
+    dnsNames?: string[];
+    /** A Go duration, e.g. `2160h`. */
+    duration?: string;
+    /** A Go duration before expiry, e.g. `720h`. */
+    renewBefore?: string;
+    privateKey?: {
+      algorithm?: "RSA" | "ECDSA" | "Ed25519";
+      size?: number;
+      encoding?: "PKCS1" | "PKCS8";
+      rotationPolicy?: "Never" | "Always";
+    };
+    usages?: CertificateKeyUsage[];
+    issuerRef: { name: string; kind?: "Issuer" | "ClusterIssuer"; group?: string };
+  };
+}
 
 /** The IRIS components IKO can give TLS material (`IrisCluster.spec.tls` keys). */
 export const TLS_COMPONENTS = IRIS_TLS_PARTS;
@@ -45,7 +106,7 @@ export function caSecretMeta(
 }
 
 /** A ClusterIssuer of kind `ca` signing with the CA in `caSecretName` (cert-manager's namespace). */
-export function clusterIssuerManifest(name: string, caSecretName: string): Obj {
+export function clusterIssuerManifest(name: string, caSecretName: string): ClusterIssuer {
   return {
     apiVersion: "cert-manager.io/v1",
     kind: "ClusterIssuer",
@@ -94,7 +155,7 @@ export interface IrisCertificateOptions {
  * A cert-manager Certificate for an IrisCluster: common name the IrisCluster's name, server and
  * client auth (mirror members connect to each other both ways), a new RSA key at each renewal.
  */
-export function certificateManifest(o: IrisCertificateOptions): Obj {
+export function certificateManifest(o: IrisCertificateOptions): Certificate {
   const name = irisCertificateName(o.irisName);
   return {
     apiVersion: "cert-manager.io/v1",

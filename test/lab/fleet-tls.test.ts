@@ -172,7 +172,7 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
       irisName: IRIS.name,
       namespace: "default",
       issuerName: "iko-plus-fleet-ca",
-    }) as Obj;
+    });
     for (const m of MEMBERS) {
       const issuer = (await member[m].custom.getClusterCustomObject({
         ...CM,
