@@ -1,37 +1,198 @@
 // @ts-check
 /**
- * Per-folder mutation scores from Stryker's JSON report (reports/mutation/mutation.json):
+ * Per-folder mutation scores from Stryker's JSON reports: this run's (reports/mutation/mutation.json)
+ * and those kept from earlier runs (scripts/mutation.sh keeps each one under
+ * ${IKO_MUTATION_KEEP:-$HOME/.cache/iko-plus-mutation}). A whole run over the four folders takes
+ * hours on a 2-core machine, so runs of a few files each add up: for every source file the newest
+ * report that holds it counts, and only while the file is unchanged (a report stores the source it
+ * mutated; a file edited since is stale and left out, so is a file that no longer exists).
+ *
  * score = (killed + timeout) / (killed + timeout + survived + no coverage), as Stryker counts it,
- * for each top-level folder. Prints one line per folder and `RESULT mutation_score_<folder> <n>`;
- * exits 1 when a folder is under the minimum (IKO_MUTATION_MIN, default 80).
+ * per top-level folder, over the files measured. A folder with files not measured yet says so
+ * (`partial: n of m files`) and gets no RESULT line, since a partial score is not the folder's.
+ * Exits 1 when a measured folder is under the minimum (IKO_MUTATION_MIN, default 80).
+ *
+ * Usage: node scripts/mutation-scores.js [report.json ...]   (default: this run's and the kept ones)
  */
 const fs = require("fs");
+const os = require("os");
 const path = require("path");
 
-const report = JSON.parse(
-  fs.readFileSync(process.argv[2] ?? path.join("reports", "mutation", "mutation.json"), "utf8"),
-);
-const min = Number(process.env.IKO_MUTATION_MIN ?? 80);
-/** @type {Record<string, Record<string, number>>} */
-const folders = {};
-for (const [file, data] of Object.entries(report.files)) {
-  const folder = path.relative(process.cwd(), path.resolve(file)).split(path.sep)[0];
-  const counts = (folders[folder] ??= {});
-  for (const m of data.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
+/** The folders `npm run test:mutation` mutates (stryker.config.json). */
+const FOLDERS = ["components", "stacks", "policy", "preview"];
+
+/**
+ * @typedef {{ source?: string, mutants: { status: string }[] }} FileResult
+ * @typedef {{ files: Record<string, FileResult> }} Report
+ * @typedef {{ name: string, time: number, report: Report }} DatedReport
+ * @typedef {{ file: string, from: string, counts: Record<string, number> }} FileScore
+ */
+
+/**
+ * For each file, the newest report's result, if the source it mutated is the file as it is now.
+ * `current(file)` gives the file's text now, or undefined when it is gone.
+ * @param {DatedReport[]} reports
+ * @param {(file: string) => string | undefined} current
+ * @returns {{ files: FileScore[], stale: string[] }}
+ */
+function latestResults(reports, current) {
+  /** @type {Map<string, { time: number, from: string, result: FileResult }>} */
+  const newest = new Map();
+  for (const r of reports) {
+    for (const [file, result] of Object.entries(r.report.files)) {
+      const seen = newest.get(file);
+      if (!seen || seen.time < r.time) newest.set(file, { time: r.time, from: r.name, result });
+    }
+  }
+  /** @type {FileScore[]} */
+  const files = [];
+  /** @type {string[]} */
+  const stale = [];
+  for (const [file, { from, result }] of [...newest.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if (result.source === undefined || current(file) !== result.source) {
+      stale.push(file);
+      continue;
+    }
+    /** @type {Record<string, number>} */
+    const counts = {};
+    for (const m of result.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
+    files.push({ file, from, counts });
+  }
+  return { files, stale };
 }
-let low = false;
-for (const [folder, c] of Object.entries(folders).sort()) {
+
+/**
+ * Killed + timeout over killed + timeout + survived + no coverage, in percent (100 with no mutant).
+ * @param {Record<string, number>} c
+ */
+function score(c) {
   const detected = (c.Killed ?? 0) + (c.Timeout ?? 0);
   const valid = detected + (c.Survived ?? 0) + (c.NoCoverage ?? 0);
-  const score = valid === 0 ? 100 : (100 * detected) / valid;
-  if (score < min) low = true;
-  console.log(
-    `${folder.padEnd(12)} ${score.toFixed(2).padStart(6)} %  (killed ${c.Killed ?? 0}, timeout ${c.Timeout ?? 0}, survived ${c.Survived ?? 0}, no coverage ${c.NoCoverage ?? 0}, other ${Object.entries(
-      c,
-    )
-      .filter(([s]) => !["Killed", "Timeout", "Survived", "NoCoverage"].includes(s))
-      .reduce((n, [, v]) => n + v, 0)})`,
-  );
-  console.log(`RESULT mutation_score_${folder} ${score.toFixed(2)}`);
+  return valid === 0 ? 100 : (100 * detected) / valid;
 }
-process.exit(low ? 1 : 0);
+
+/**
+ * Per folder: the summed counts of its measured files, and how many of its files were measured.
+ * @param {FileScore[]} files
+ * @param {Record<string, string[]>} sources the files to mutate, by folder
+ * @returns {{ folder: string, counts: Record<string, number>, measured: number, total: number }[]}
+ */
+function folderScores(files, sources) {
+  return Object.keys(sources)
+    .sort()
+    .map((folder) => {
+      /** @type {Record<string, number>} */
+      const counts = {};
+      const inFolder = files.filter((f) => f.file.split("/")[0] === folder);
+      for (const f of inFolder) for (const [s, n] of Object.entries(f.counts)) counts[s] = (counts[s] ?? 0) + n;
+      return { folder, counts, measured: inFolder.length, total: sources[folder].length };
+    });
+}
+
+/**
+ * The report lines: one per folder, then `RESULT mutation_score_<folder>` for each folder measured
+ * whole. Returns the lines and whether a measured folder is under `min`.
+ * @param {ReturnType<typeof folderScores>} folders
+ * @param {number} min
+ */
+function formatScores(folders, min) {
+  /** @type {string[]} */
+  const lines = [];
+  let low = false;
+  for (const { folder, counts: c, measured, total } of folders) {
+    if (measured === 0) {
+      lines.push(`${folder.padEnd(12)}   not measured (0 of ${total} files)`);
+      continue;
+    }
+    const s = score(c);
+    if (s < min) low = true;
+    const other = Object.entries(c)
+      .filter(([k]) => !["Killed", "Timeout", "Survived", "NoCoverage"].includes(k))
+      .reduce((n, [, v]) => n + v, 0);
+    const part = measured < total ? `, partial: ${measured} of ${total} files` : "";
+    lines.push(
+      `${folder.padEnd(12)} ${s.toFixed(2).padStart(6)} %  (killed ${c.Killed ?? 0}, timeout ${c.Timeout ?? 0}, survived ${c.Survived ?? 0}, no coverage ${c.NoCoverage ?? 0}, other ${other}${part})`,
+    );
+    if (measured === total) lines.push(`RESULT mutation_score_${folder} ${s.toFixed(2)}`);
+  }
+  return { lines, low };
+}
+
+/** The kept reports' folder. */
+function keepDir() {
+  return process.env.IKO_MUTATION_KEEP ?? path.join(os.homedir(), ".cache", "iko-plus-mutation");
+}
+
+/**
+ * The .ts files Stryker mutates in each folder (stryker.config.json's globs, spelled out: every
+ * .ts file but declarations and components/postrender/cli.ts), relative to `root`.
+ * @param {string} root
+ */
+function mutatedSources(root) {
+  /** @type {Record<string, string[]>} */
+  const out = {};
+  /** @param {string} dir @returns {string[]} */
+  const walk = (dir) =>
+    fs
+      .readdirSync(path.join(root, dir), { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+  for (const folder of FOLDERS)
+    out[folder] = walk(folder).filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && f !== "components/postrender/cli.ts",
+    );
+  return out;
+}
+
+/**
+ * A report file, its files' keys made relative to `root` (Stryker may write them absolute).
+ * @param {string} file
+ * @param {string} root
+ * @returns {DatedReport}
+ */
+function readDated(file, root) {
+  const report = /** @type {Report} */ (JSON.parse(fs.readFileSync(file, "utf8")));
+  const files = Object.fromEntries(
+    Object.entries(report.files).map(([f, r]) => [
+      path.relative(root, path.resolve(root, f)).split(path.sep).join("/"),
+      r,
+    ]),
+  );
+  return { name: file, time: fs.statSync(file).mtimeMs, report: { files } };
+}
+
+function main() {
+  const root = process.cwd();
+  let names = process.argv.slice(2);
+  if (names.length === 0) {
+    const own = path.join("reports", "mutation", "mutation.json");
+    const kept = fs.existsSync(keepDir())
+      ? fs
+          .readdirSync(keepDir())
+          .filter((f) => f.endsWith(".json"))
+          .map((f) => path.join(keepDir(), f))
+      : [];
+    names = [...(fs.existsSync(own) ? [own] : []), ...kept];
+  }
+  if (names.length === 0) {
+    console.error(`mutation-scores: no report (run npm run test:mutation; kept reports go to ${keepDir()})`);
+    process.exit(1);
+  }
+  const { files, stale } = latestResults(
+    names.map((n) => readDated(n, root)),
+    (f) => {
+      const p = path.join(root, f);
+      return fs.existsSync(p) ? fs.readFileSync(p, "utf8") : undefined;
+    },
+  );
+  const { lines, low } = formatScores(
+    folderScores(files, mutatedSources(root)),
+    Number(process.env.IKO_MUTATION_MIN ?? 80),
+  );
+  for (const l of lines) console.log(l);
+  if (stale.length > 0) console.log(`left out, changed since their report or gone: ${stale.join(", ")}`);
+  process.exit(low ? 1 : 0);
+}
+
+if (require.main === module) main();
+
+module.exports = { latestResults, score, folderScores, formatScores, mutatedSources, keepDir };
