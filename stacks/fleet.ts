@@ -131,6 +131,10 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
           ...(agentServer ? { agentKarmadaServer: agentServer } : {}),
           ...(agentTlsServerName !== undefined ? { agentTlsServerName } : {}),
         };
+  // Each member's destroy-time wait registers after the objects this stack propagates (see
+  // KarmadaMember's waitRegistersAfter): the wait's provider process starts off their path.
+  let propagatedRegistered: () => void = () => undefined;
+  const afterPropagated = new Promise<void>((resolve) => (propagatedRegistered = resolve));
   const members = cfg.clusters
     .filter((c) => c.join)
     .map(
@@ -145,6 +149,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
           access: c.join?.access,
           dependsOn: memberReady.get(c.name),
           propagated: propagated[c.name],
+          waitRegistersAfter: afterPropagated,
           ...pullArgs(c),
         }),
     );
@@ -171,16 +176,22 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
         dependsOn: [...karmadaCrd, interpreter, ...joinsFor(f.placement), ...tlsDependencies(f, fleetTls)],
       }),
   );
-  for (const s of cfg.fleetSecrets) {
-    new FleetSecret(`${s.namespace}-${s.name}`, {
-      karmada,
-      name: s.name,
-      namespace: s.namespace,
-      placement: s.placement,
-      data: env.secretObjects[s.dataKey] as pulumi.Output<Record<string, string>>,
-      dependsOn: joinsFor(s.placement),
-    });
-  }
+  const fleetSecrets = cfg.fleetSecrets.map(
+    (s) =>
+      new FleetSecret(`${s.namespace}-${s.name}`, {
+        karmada,
+        name: s.name,
+        namespace: s.namespace,
+        placement: s.placement,
+        data: env.secretObjects[s.dataKey] as pulumi.Output<Record<string, string>>,
+        dependsOn: joinsFor(s.placement),
+      }),
+  );
+  // The last of each federated object's resources: the template (after its policy, overrides and
+  // Secrets) and the fleet Secret (after its policy).
+  pulumi
+    .all([...federated.map((f) => f.template.urn), ...fleetSecrets.map((s) => s.secret.urn)])
+    .apply(() => propagatedRegistered());
   // Cluster failover: not-ready Clusters get a NoExecute taint, so Karmada evicts and reschedules.
   if (cfg.clusterFailover) {
     declareNotReadyTaintPolicy("karmada-not-ready-taint-policy", karmada, {

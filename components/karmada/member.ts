@@ -96,6 +96,16 @@ export interface KarmadaMemberArgs {
    * Cluster only once no Work in `karmada-es-<member>` carries one of them. @default none (no wait)
    */
   propagated?: PropagatedObject[];
+  /**
+   * Settles when the destroy-time wait (MemberWorksGone) may be registered; it is registered once
+   * the Cluster exists and this has settled. A promise adds no dependency: the wait still depends
+   * on the Cluster alone, so destroy order is unchanged. The engine checks registrations one at a
+   * time, and the first dynamic resource of a stack holds that queue while its provider process
+   * starts (0.5 s on the lab), so the fleet stack passes the registration of the objects it
+   * propagates: the wait's provider then starts while Karmada propagates them, not before them.
+   * @default the wait is registered as soon as the Cluster exists
+   */
+  waitRegistersAfter?: Promise<unknown>;
   /** How long destroy waits for those Works while the member is not Ready before it fails, keeping the member joined. @default 120 */
   worksTimeoutSeconds?: number;
   /** How long it waits while the member is Ready (Karmada retries a failed delete after up to 1000 s). @default 1020 */
@@ -180,6 +190,7 @@ export class KarmadaMember extends pulumi.ComponentResource {
     }
     // Deleted before the Cluster (and in Pull mode before the agent, which does the removing):
     // waits until Karmada has removed this stack's objects from the member.
+    const joined: pulumi.Resource[] = agent ? [this.cluster, agent] : [this.cluster];
     const karmadaCredentials = pulumi.secret(
       args.karmada.kubeconfig.apply((text) =>
         kubeconfigCredentials(text, `the Karmada kubeconfig (for ${cluster}'s unjoin)`, (file) =>
@@ -196,9 +207,23 @@ export class KarmadaMember extends pulumi.ComponentResource {
         readyTimeoutSeconds: args.worksReadyTimeoutSeconds ?? DEFAULT_WORKS_READY_TIMEOUT_SECONDS,
         karmada: karmadaCredentials,
       },
-      { parent: this, dependsOn: [this.cluster, ...(agent ? [agent] : [])] },
+      { parent: this, dependsOn: afterBoth(joined, this.cluster, args.waitRegistersAfter) },
     );
-    this.joined = agent ? [this.cluster, agent] : [this.cluster];
+    this.joined = joined;
     this.registerOutputs({ clusterName: cluster });
   }
+}
+
+/**
+ * `dependsOn` that is `dependencies` (`trigger` among them), resolved once `trigger` is registered
+ * and `after` has settled. An Output of `trigger`'s URN, so a failed `trigger` fails it as a plain
+ * `dependsOn` would; `after` is a promise and so adds no dependency.
+ */
+export function afterBoth(
+  dependencies: pulumi.Resource[],
+  trigger: pulumi.Resource,
+  after: Promise<unknown> | undefined,
+): pulumi.Input<pulumi.Resource[]> {
+  if (after === undefined) return dependencies;
+  return trigger.urn.apply(() => after.then(() => dependencies));
 }

@@ -23,7 +23,14 @@ import {
 } from "../../components/karmada";
 import { KubeconfigError, kubeconfigCredentials } from "../../components/kubeconfig";
 import { generateFleetCa } from "../../components/tls/ca";
-import { Registered, fakeKubeconfig, fakeKubeconfigFiles, installMocks, unwrapSecret } from "./mocks";
+import {
+  Registered,
+  fakeKubeconfig,
+  fakeKubeconfigFiles,
+  installMocks,
+  registrationDelays,
+  unwrapSecret,
+} from "./mocks";
 
 const registered: Registered[] = installMocks();
 
@@ -417,5 +424,89 @@ describe("unit (mocks): the fleet stack orders each unjoin after its member's Wo
     assert.ok(fleetSecret.includes("ikoclone-member-cluster"), "the fleet Secret too");
     assert.ok(!fleetSecret.some((d) => d.endsWith("-works-gone")), "the fleet Secret not after the waits");
     assert.ok(!fleetSecret.includes("ikohome-member-cluster"), "and not for a member it is not placed on");
+  });
+
+  it("registers each member's wait after the template and the fleet Secret, even when their creates are slow (mocks answer them 300 ms late)", async () => {
+    // The engine checks registrations one at a time and holds that queue while the first dynamic
+    // resource's provider starts (0.5 s on the lab): registered before the objects, the wait held them.
+    const { validateConfig, fleetStack } = await import("../../stacks");
+    const kc = fakeKubeconfigFiles("iko-works-order-");
+    const cfg = validateConfig(
+      {
+        program: "fleet",
+        clusters: [{ name: "ikoclone", kubeconfigPath: kc("ikoclone"), iko: false, join: {} }],
+        karmada: { mode: "existing", kubeconfigPath: kc("karmada") },
+        iko: {
+          chartPath: path.resolve(__dirname, "../fixtures/iko-chart/iris-operator"),
+          crdManifestPath: path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml"),
+        },
+        federatedIrisClusters: [
+          {
+            name: "iris-o",
+            image: "containers.intersystems.com/intersystems/iris-community:2025.1",
+            placement: { clusterNames: ["ikoclone"] },
+          },
+        ],
+        fleetSecrets: [{ name: "order-secret", dataKey: "sData", clusterNames: ["ikoclone"] }],
+        sData: { password: "p" },
+      },
+      ["iko-plus:sData"],
+    );
+    if (cfg.program !== "fleet") throw new Error("fleet");
+    const n = registered.length;
+    for (const slow of ["default-iris-o-policy", "default-iris-o-template", "default-order-secret-secret"])
+      registrationDelays.set(slow, 300);
+    try {
+      fleetStack(cfg, { secrets: {}, secretObjects: { sData: { apply: () => undefined } as never } });
+      const names = () => registered.slice(n).map((r) => r.name);
+      for (let i = 0; i < 60 && !names().includes("ikoclone-member-works-gone"); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const order = names();
+      const at = (name: string) => order.indexOf(name);
+      assert.ok(at("ikoclone-member-works-gone") > 0, `the wait is registered: ${order.join(" ")}`);
+      for (const object of ["default-iris-o-template", "default-order-secret-secret"])
+        assert.ok(
+          at(object) >= 0 && at(object) < at("ikoclone-member-works-gone"),
+          `${object} first: ${order.join(" ")}`,
+        );
+      const wait = registered.slice(n).find((r) => r.name === "ikoclone-member-works-gone") as Registered;
+      assert.deepStrictEqual(
+        wait.dependencies.map((d) => d.split("::").pop()),
+        ["ikoclone-member-cluster"],
+        "and depends on the Cluster alone (destroy order unchanged)",
+      );
+    } finally {
+      registrationDelays.clear();
+    }
+  });
+
+  it("KarmadaMember: the wait is not registered before waitRegistersAfter settles, and depends on the Cluster alone", async () => {
+    const { KarmadaMember } = await import("../../components/karmada");
+    const { ExistingCluster } = await import("../../components/cluster");
+    const { KarmadaControlPlane } = await import("../../components/karmada");
+    const kc = fakeKubeconfigFiles("iko-works-after-");
+    const karmada = new KarmadaControlPlane("after-k", { existing: { kubeconfigPath: kc("karmada") } });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const n = registered.length;
+    new KarmadaMember("after-m", {
+      karmada,
+      member: new ExistingCluster("after-member", { kubeconfigPath: kc("member") }),
+      propagated: [{ kind: "IrisCluster", namespace: "default", name: "x" }],
+      waitRegistersAfter: gate,
+    });
+    const names = () => registered.slice(n).map((r) => r.name);
+    for (let i = 0; i < 40 && !names().includes("after-m-cluster"); i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(names().includes("after-m-cluster"), `the Cluster is registered: ${names().join(" ")}`);
+    assert.ok(!names().includes("after-m-works-gone"), "the wait waits for the gate");
+    release();
+    for (let i = 0; i < 40 && !names().includes("after-m-works-gone"); i++) await new Promise((r) => setTimeout(r, 50));
+    const wait = registered.slice(n).find((r) => r.name === "after-m-works-gone");
+    assert.ok(wait, `then it is registered: ${names().join(" ")}`);
+    assert.deepStrictEqual(
+      wait.dependencies.map((d) => d.split("::").pop()),
+      ["after-m-cluster"],
+    );
   });
 });

@@ -85,13 +85,21 @@ export const stackOutputs = new Map<string, { outputs: Record<string, unknown>; 
 const meta = new Map<string, { parent: string; dependencies: string[] }>();
 
 /**
+ * Milliseconds by which the mocks answer a resource's registration late, by resource name (as a
+ * slow create would); the registry records the request at once. Tests set and clear entries.
+ */
+export const registrationDelays = new Map<string, number>();
+
+/**
  * Installs the mocks and returns the shared registry. `preview` runs the program as a preview
  * (`pulumi.runtime.isDryRun()`); a test that sets it installs the mocks again without it after.
  */
 export function installMocks(preview = false): Registered[] {
   pulumi.runtime.setMocks(
     {
-      newResource(args: pulumi.runtime.MockResourceArgs): { id: string; state: Record<string, unknown> } {
+      newResource(
+        args: pulumi.runtime.MockResourceArgs,
+      ): pulumi.runtime.MockResourceResult | Promise<pulumi.runtime.MockResourceResult> {
         const key = `${args.type}::${args.name}`;
         const m = meta.get(key) ?? { parent: "", dependencies: [] };
         const urn = `urn:pulumi:test::iko-plus::${args.type}::${args.name}`;
@@ -143,7 +151,9 @@ export function installMocks(preview = false): Registered[] {
           state.location = args.inputs.location;
           state.project = "proj-1";
         }
-        return { id: args.id || inputs.metadata?.name || `${args.name}-id`, state };
+        const result = { id: args.id || inputs.metadata?.name || `${args.name}-id`, state };
+        const delay = registrationDelays.get(args.name);
+        return delay === undefined ? result : new Promise((resolve) => setTimeout(() => resolve(result), delay));
       },
       call(args: pulumi.runtime.MockCallArgs): Record<string, unknown> {
         if (args.token === "gcp:organizations/getClientConfig:getClientConfig")
