@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * Per-folder mutation scores from Stryker's JSON reports: this run's (reports/mutation/mutation.json)
- * and those kept from earlier runs (scripts/mutation.sh keeps each one under
- * ${IKO_MUTATION_KEEP:-$HOME/.cache/iko-plus-mutation}). A whole run over the four folders takes
+ * Per-folder mutation scores from the Stryker JSON reports that scripts/mutation.sh keeps after each
+ * run under ${IKO_MUTATION_KEEP:-$HOME/.cache/iko-plus-mutation} (this run's among them; a kept
+ * report also lists, with no mutants, the files its run mutated but found none in). A whole run over the four folders takes
  * hours on a 2-core machine, so runs of a few files each add up: for every source file the newest
  * report that holds it counts, and only while the file is unchanged (a report stores the source it
  * mutated; a file edited since is stale and left out, so is a file that no longer exists).
@@ -12,7 +12,9 @@
  * (`partial: n of m files`) and gets no RESULT line, since a partial score is not the folder's.
  * Exits 1 when a measured folder is under the minimum (IKO_MUTATION_MIN, default 80).
  *
- * Usage: node scripts/mutation-scores.js [report.json ...]   (default: this run's and the kept ones)
+ * Usage: node scripts/mutation-scores.js [report.json ...]   (default: the kept reports)
+ *        node scripts/mutation-scores.js --keep REPORT OUT   (what mutation.sh keeps: REPORT with the
+ *                                                           files it mutated but found no mutant in)
  */
 const fs = require("fs");
 const os = require("os");
@@ -59,6 +61,61 @@ function latestResults(reports, current) {
     files.push({ file, from, counts });
   }
   return { files, stale };
+}
+
+/**
+ * A RegExp for a Stryker `mutate` glob (without its leading `!`): `**' + '/` any folders, `*` any
+ * characters but `/`, `?` one of them.
+ * @param {string} glob
+ */
+function globRegExp(glob) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*" && glob[i + 1] === "*" && glob[i + 2] === "/") {
+      re += "(?:.*/)?";
+      i += 2;
+    } else if (c === "*" && glob[i + 1] === "*") {
+      re += ".*";
+      i += 1;
+    } else if (c === "*") re += "[^/]*";
+    else if (c === "?") re += "[^/]";
+    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * Whether `file` is one a run with these `mutate` globs mutated: it matches a pattern and no
+ * `!` pattern.
+ * @param {string} file
+ * @param {string[]} globs
+ */
+function mutatedBy(file, globs) {
+  const matches = (/** @type {string} */ g) => globRegExp(g).test(file);
+  return (
+    globs.some((g) => !g.startsWith("!") && matches(g)) && !globs.some((g) => g.startsWith("!") && matches(g.slice(1)))
+  );
+}
+
+/**
+ * The report with the files its run mutated but found no mutant in (a file of re-exports, say)
+ * added with their source and no mutants, so they count as measured while unchanged. Stryker's
+ * report leaves them out.
+ * @param {Report & { config?: { mutate?: string[] } }} report
+ * @param {string[]} candidates the files to mutate (`mutatedSources`, flattened)
+ * @param {(file: string) => string | undefined} read
+ * @returns {Report}
+ */
+function completeReport(report, candidates, read) {
+  const files = { ...report.files };
+  const globs = report.config?.mutate ?? [];
+  for (const f of candidates) {
+    if (files[f] !== undefined || !mutatedBy(f, globs)) continue;
+    const source = read(f);
+    if (source !== undefined) files[f] = { source, mutants: [] };
+  }
+  return { ...report, files };
 }
 
 /**
@@ -157,22 +214,29 @@ function readDated(file, root) {
       r,
     ]),
   );
-  return { name: file, time: fs.statSync(file).mtimeMs, report: { files } };
+  return { name: file, time: fs.statSync(file).mtimeMs, report: { ...report, files } };
+}
+
+/** `--keep REPORT OUT`: writes REPORT completed (`completeReport`, with today's sources) to OUT. */
+function keep(report, out) {
+  const root = process.cwd();
+  const read = (/** @type {string} */ f) => {
+    const p = path.join(root, f);
+    return fs.existsSync(p) ? fs.readFileSync(p, "utf8") : undefined;
+  };
+  const completed = completeReport(readDated(report, root).report, Object.values(mutatedSources(root)).flat(), read);
+  fs.writeFileSync(out, JSON.stringify(completed));
 }
 
 function main() {
   const root = process.cwd();
+  if (process.argv[2] === "--keep") return keep(process.argv[3], process.argv[4]);
   let names = process.argv.slice(2);
-  if (names.length === 0) {
-    const own = path.join("reports", "mutation", "mutation.json");
-    const kept = fs.existsSync(keepDir())
-      ? fs
-          .readdirSync(keepDir())
-          .filter((f) => f.endsWith(".json"))
-          .map((f) => path.join(keepDir(), f))
-      : [];
-    names = [...(fs.existsSync(own) ? [own] : []), ...kept];
-  }
+  if (names.length === 0 && fs.existsSync(keepDir()))
+    names = fs
+      .readdirSync(keepDir())
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => path.join(keepDir(), f));
   if (names.length === 0) {
     console.error(`mutation-scores: no report (run npm run test:mutation; kept reports go to ${keepDir()})`);
     process.exit(1);
@@ -195,4 +259,13 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { latestResults, score, folderScores, formatScores, mutatedSources, keepDir };
+module.exports = {
+  latestResults,
+  score,
+  folderScores,
+  formatScores,
+  mutatedSources,
+  keepDir,
+  mutatedBy,
+  completeReport,
+};

@@ -19,5 +19,5 @@ mkdir -p "$tmp" "$keep"
 trap 'rm -rf "$PWD/.stryker-tmp/os-tmp"' EXIT
 rm -f reports/mutation/mutation.json
 TMPDIR="$tmp" npx stryker run "$@"
-cp reports/mutation/mutation.json "$keep/$(date -u +%Y%m%dT%H%M%SZ)-$(git rev-parse --short HEAD).json"
+node scripts/mutation-scores.js --keep reports/mutation/mutation.json "$keep/$(date -u +%Y%m%dT%H%M%SZ)-$(git rev-parse --short HEAD).json"
 node scripts/mutation-scores.js

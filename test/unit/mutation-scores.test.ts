@@ -23,6 +23,15 @@ const scores = require("../../scripts/mutation-scores.js") as {
     min: number,
   ) => { lines: string[]; low: boolean };
   mutatedSources: (root: string) => Record<string, string[]>;
+  mutatedBy: (file: string, globs: string[]) => boolean;
+  completeReport: (
+    report: {
+      files: Record<string, { source?: string; mutants: { status: string }[] }>;
+      config?: { mutate?: string[] };
+    },
+    candidates: string[],
+    read: (file: string) => string | undefined,
+  ) => { files: Record<string, { source?: string; mutants: { status: string }[] }> };
 };
 
 const mutants = (...statuses: string[]) => statuses.map((status) => ({ status }));
@@ -96,6 +105,39 @@ describe("mutation scores across partial runs (scripts/mutation-scores.js)", () 
     assert.strictEqual(
       scores.formatScores([{ folder: "a", counts: { Killed: 4, Survived: 1 }, measured: 1, total: 1 }], 80).low,
       false,
+    );
+  });
+
+  it("matches Stryker's mutate globs: ** across folders, * within one, ! to leave out", () => {
+    const globs = ["components/**/*.ts", "stacks/*.ts", "!components/postrender/cli.ts"];
+    assert.strictEqual(scores.mutatedBy("components/names/index.ts", globs), true);
+    assert.strictEqual(scores.mutatedBy("components/x.ts", globs), true);
+    assert.strictEqual(scores.mutatedBy("components/postrender/cli.ts", globs), false);
+    assert.strictEqual(scores.mutatedBy("stacks/fleet.ts", globs), true);
+    assert.strictEqual(scores.mutatedBy("stacks/config/fleet.ts", globs), false);
+    assert.strictEqual(scores.mutatedBy("components/names/index.tsx", globs), false);
+    assert.strictEqual(scores.mutatedBy("componentsXnames.ts", ["components.ts"]), false);
+  });
+
+  it("a kept report lists the files its run mutated but found no mutant in, with their source, so they count while unchanged", () => {
+    const completed = scores.completeReport(
+      {
+        config: { mutate: ["a/**/*.ts"] },
+        files: { "a/x.ts": { source: "x", mutants: mutants("Killed") } },
+      },
+      ["a/x.ts", "a/index.ts", "b/y.ts"],
+      (f) => ({ "a/x.ts": "x-now", "a/index.ts": "export * from './x';", "b/y.ts": "y" })[f],
+    );
+    assert.deepStrictEqual(completed.files, {
+      "a/x.ts": { source: "x", mutants: mutants("Killed") },
+      "a/index.ts": { source: "export * from './x';", mutants: [] },
+    });
+    const { files } = scores.latestResults([{ name: "r", time: 1, report: completed }], (f) =>
+      f === "a/index.ts" ? "export * from './x';" : "x",
+    );
+    assert.deepStrictEqual(
+      scores.folderScores(files, { a: ["a/x.ts", "a/index.ts"] }).map((f) => [f.measured, f.total]),
+      [[2, 2]],
     );
   });
 
