@@ -41,5 +41,11 @@ if [ -z "${PULUMI_BACKEND_URL:-}" ]; then
 fi
 export PULUMI_PARALLEL=${PULUMI_PARALLEL:-64}
 if [ "$cmd" = destroy ]; then export PULUMI_CONTINUE_ON_ERROR=${PULUMI_CONTINUE_ON_ERROR:-true}; fi
+# The Kubernetes provider (v4.25.0) writes its kubeconfig, credentials included, to a new file
+# $TMPDIR/kubeconfig<N> each time a provider starts, and never removes it. The run gets a private
+# TMPDIR, removed when it ends, so no credentials are left behind.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/iko-plus-pulumi.XXXXXX")
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR=$run_tmp
 pulumi stack select --create --secrets-provider passphrase "$stack" >/dev/null
-exec pulumi "$cmd" --stack "$stack" "$@"
+pulumi "$cmd" --stack "$stack" "$@"
