@@ -1,34 +1,66 @@
 // @ts-check
 /**
- * Per-folder mutation scores from the Stryker JSON reports that scripts/mutation.sh keeps after each
- * run under ${IKO_MUTATION_KEEP:-$HOME/.cache/iko-plus-mutation} (this run's among them; a kept
- * report also lists, with no mutants, the files its run mutated but found none in). A whole run over the four folders takes
- * hours on a 2-core machine, so runs of a few files each add up: for every source file the newest
- * report that holds it counts, and only while the file is unchanged (a report stores the source it
- * mutated; a file edited since is stale and left out, so is a file that no longer exists).
+ * Per-folder mutation scores from the records that scripts/mutation.sh keeps after each run under
+ * ${IKO_MUTATION_KEEP:-mutation/records} (committed, so runs made on one machine count on the next).
+ * A record is a Stryker report made small: per file, the SHA-256 of the source it mutated, the
+ * count of each mutant status and where the survivors are; it also lists, with no mutants, the
+ * files its run mutated but found none in. A whole run over the four folders takes hours on a
+ * 2-core machine, so runs of a few files each add up: for every source file the newest record
+ * that holds it counts, and only while the file is unchanged (a file edited since is stale and left
+ * out, so is a file that no longer exists). Full Stryker reports (with `source`) are read too.
  *
  * score = (killed + timeout) / (killed + timeout + survived + no coverage), as Stryker counts it,
  * per top-level folder, over the files measured. A folder with files not measured yet says so
  * (`partial: n of m files`) and gets no RESULT line, since a partial score is not the folder's.
  * Exits 1 when a measured folder is under the minimum (IKO_MUTATION_MIN, default 80).
  *
- * Usage: node scripts/mutation-scores.js [report.json ...]   (default: the kept reports)
- *        node scripts/mutation-scores.js --keep REPORT OUT   (what mutation.sh keeps: REPORT with the
+ * Usage: node scripts/mutation-scores.js [record.json ...]   (default: the kept records)
+ *        node scripts/mutation-scores.js --keep REPORT OUT COMMIT   (what mutation.sh keeps: REPORT with the
  *                                                           files it mutated but found no mutant in)
  */
+const crypto = require("crypto");
 const fs = require("fs");
-const os = require("os");
 const path = require("path");
 
 /** The folders `npm run test:mutation` mutates (stryker.config.json). */
 const FOLDERS = ["components", "stacks", "policy", "preview"];
 
 /**
- * @typedef {{ source?: string, mutants: { status: string }[] }} FileResult
- * @typedef {{ files: Record<string, FileResult> }} Report
+ * @typedef {{ status: string, mutatorName?: string, replacement?: string, location?: { start: { line: number, column: number } } }} Mutant
+ * @typedef {{ source?: string, mutants: Mutant[] }} FileResult
+ * @typedef {{ sha256: string, counts: Record<string, number>, survivors: string[] }} FileRecord
+ * @typedef {{ date?: string, files: Record<string, FileResult | FileRecord> }} Report
  * @typedef {{ name: string, time: number, report: Report }} DatedReport
  * @typedef {{ file: string, from: string, counts: Record<string, number> }} FileScore
  */
+
+/** @param {string} text */
+function sha256(text) {
+  return crypto.createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * A file's result as a record: the hash of the source it mutated, the count of each status, and the
+ * mutants that survived or had no test (`line:column Mutator -> replacement`, the replacement cut
+ * at 80 characters), in the order of the source.
+ * @param {FileResult} result
+ * @returns {FileRecord}
+ */
+function fileRecord(result) {
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const m of result.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
+  const at = (/** @type {Mutant} */ m) => [m.location?.start.line ?? 0, m.location?.start.column ?? 0];
+  const survivors = result.mutants
+    .filter((m) => m.status === "Survived" || m.status === "NoCoverage")
+    .sort((a, b) => at(a)[0] - at(b)[0] || at(a)[1] - at(b)[1])
+    .map((m) => {
+      const repl = (m.replacement ?? "").replace(/\s+/g, " ");
+      const cut = repl.length > 80 ? `${repl.slice(0, 79)}…` : repl;
+      return `${at(m).join(":")} ${m.mutatorName ?? "?"}${m.status === "NoCoverage" ? " (no coverage)" : ""} -> ${cut}`;
+    });
+  return { sha256: sha256(result.source ?? ""), counts, survivors };
+}
 
 /**
  * For each file, the newest report's result, if the source it mutated is the file as it is now.
@@ -51,14 +83,13 @@ function latestResults(reports, current) {
   /** @type {string[]} */
   const stale = [];
   for (const [file, { from, result }] of [...newest.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    if (result.source === undefined || current(file) !== result.source) {
+    const now = current(file);
+    const record = "sha256" in result ? result : result.source === undefined ? undefined : fileRecord(result);
+    if (record === undefined || now === undefined || sha256(now) !== record.sha256) {
       stale.push(file);
       continue;
     }
-    /** @type {Record<string, number>} */
-    const counts = {};
-    for (const m of result.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
-    files.push({ file, from, counts });
+    files.push({ file, from, counts: record.counts });
   }
   return { files, stale };
 }
@@ -175,9 +206,9 @@ function formatScores(folders, min) {
   return { lines, low };
 }
 
-/** The kept reports' folder. */
+/** The kept records' folder (relative paths from the repo's root). */
 function keepDir() {
-  return process.env.IKO_MUTATION_KEEP ?? path.join(os.homedir(), ".cache", "iko-plus-mutation");
+  return process.env.IKO_MUTATION_KEEP ?? path.join("mutation", "records");
 }
 
 /**
@@ -214,23 +245,45 @@ function readDated(file, root) {
       r,
     ]),
   );
-  return { name: file, time: fs.statSync(file).mtimeMs, report: { ...report, files } };
+  // A record's own date: a fresh clone gives every file the same modification time.
+  const time = report.date !== undefined ? Date.parse(report.date) : fs.statSync(file).mtimeMs;
+  return { name: file, time, report: { ...report, files } };
 }
 
-/** `--keep REPORT OUT`: writes REPORT completed (`completeReport`, with today's sources) to OUT. */
-function keep(report, out) {
+/**
+ * The record kept of a completed report: each file made a `fileRecord`, with the run's date,
+ * commit and `mutate` globs.
+ * @param {Report & { config?: { mutate?: string[] } }} report
+ * @param {{ date: string, commit: string }} run
+ */
+function compactReport(report, run) {
+  const files = Object.fromEntries(
+    Object.entries(report.files)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([f, r]) => [f, "sha256" in r ? r : fileRecord(r)]),
+  );
+  return { date: run.date, commit: run.commit, mutate: report.config?.mutate ?? [], files };
+}
+
+/**
+ * `--keep REPORT OUT COMMIT`: writes the record of REPORT completed (`completeReport`, with today's
+ * sources) to OUT.
+ * @param {string} report @param {string} out @param {string} commit
+ */
+function keep(report, out, commit) {
   const root = process.cwd();
   const read = (/** @type {string} */ f) => {
     const p = path.join(root, f);
     return fs.existsSync(p) ? fs.readFileSync(p, "utf8") : undefined;
   };
   const completed = completeReport(readDated(report, root).report, Object.values(mutatedSources(root)).flat(), read);
-  fs.writeFileSync(out, JSON.stringify(completed));
+  const record = compactReport(completed, { date: new Date().toISOString(), commit });
+  fs.writeFileSync(out, `${JSON.stringify(record, null, 1)}\n`);
 }
 
 function main() {
   const root = process.cwd();
-  if (process.argv[2] === "--keep") return keep(process.argv[3], process.argv[4]);
+  if (process.argv[2] === "--keep") return keep(process.argv[3], process.argv[4], process.argv[5] ?? "");
   let names = process.argv.slice(2);
   if (names.length === 0 && fs.existsSync(keepDir()))
     names = fs
@@ -268,4 +321,7 @@ module.exports = {
   keepDir,
   mutatedBy,
   completeReport,
+  compactReport,
+  fileRecord,
+  readDated,
 };

@@ -3,9 +3,10 @@
 # then the per-folder scores. Extra arguments go to `stryker run` (e.g. --mutate 'preview/**/*.ts').
 #
 # A whole run takes hours on a 2-core machine, so runs of a few files each add up: every finished
-# run's report is kept under ${IKO_MUTATION_KEEP:-$HOME/.cache/iko-plus-mutation} (outside the repo,
-# so a later session on the same machine finds it), and scripts/mutation-scores.js scores each file
-# by its newest report while the file is unchanged, and says which files are not measured yet.
+# run's record (per file: the source's hash, the count of each status, the survivors) is kept under
+# ${IKO_MUTATION_KEEP:-mutation/records}, in the repo, so it counts on the next machine once committed;
+# scripts/mutation-scores.js scores each file by its newest record while the file is unchanged, and
+# says which files are not measured yet.
 #
 # Mutants run the real code, and a mutated clean-up path can remove more than it should (one once
 # removed the whole of /tmp). So the run gets its own temp folder two levels under .stryker-tmp/:
@@ -14,10 +15,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp="$PWD/.stryker-tmp/os-tmp/run"
-keep=${IKO_MUTATION_KEEP:-$HOME/.cache/iko-plus-mutation}
+keep=${IKO_MUTATION_KEEP:-mutation/records}
 mkdir -p "$tmp" "$keep"
 trap 'rm -rf "$PWD/.stryker-tmp/os-tmp"' EXIT
 rm -f reports/mutation/mutation.json
 TMPDIR="$tmp" npx stryker run "$@"
-node scripts/mutation-scores.js --keep reports/mutation/mutation.json "$keep/$(date -u +%Y%m%dT%H%M%SZ)-$(git rev-parse --short HEAD).json"
+commit=$(git rev-parse --short HEAD)
+node scripts/mutation-scores.js --keep reports/mutation/mutation.json "$keep/$(date -u +%Y%m%dT%H%M%SZ)-$commit.json" "$commit"
 node scripts/mutation-scores.js

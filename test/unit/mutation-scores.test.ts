@@ -1,7 +1,16 @@
 // Unit (pure): how scripts/mutation-scores.js adds up Stryker reports of partial runs.
 import * as assert from "assert";
+import { createHash } from "crypto";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
+
+type Mutant = {
+  status: string;
+  mutatorName?: string;
+  replacement?: string;
+  location?: { start: { line: number; column: number } };
+};
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script, not a module with types
 const scores = require("../../scripts/mutation-scores.js") as {
@@ -9,7 +18,13 @@ const scores = require("../../scripts/mutation-scores.js") as {
     reports: {
       name: string;
       time: number;
-      report: { files: Record<string, { source?: string; mutants: { status: string }[] }> };
+      report: {
+        files: Record<
+          string,
+          | { source?: string; mutants: { status: string }[] }
+          | { sha256: string; counts: Record<string, number>; survivors: string[] }
+        >;
+      };
     }[],
     current: (file: string) => string | undefined,
   ) => { files: { file: string; from: string; counts: Record<string, number> }[]; stale: string[] };
@@ -23,7 +38,29 @@ const scores = require("../../scripts/mutation-scores.js") as {
     min: number,
   ) => { lines: string[]; low: boolean };
   mutatedSources: (root: string) => Record<string, string[]>;
+  readDated: (
+    file: string,
+    root: string,
+  ) => {
+    name: string;
+    time: number;
+    report: { files: Record<string, { sha256: string; counts: Record<string, number>; survivors: string[] }> };
+  };
   mutatedBy: (file: string, globs: string[]) => boolean;
+  fileRecord: (result: { source?: string; mutants: Mutant[] }) => {
+    sha256: string;
+    counts: Record<string, number>;
+    survivors: string[];
+  };
+  compactReport: (
+    report: { files: Record<string, { source?: string; mutants: Mutant[] }>; config?: { mutate?: string[] } },
+    run: { date: string; commit: string },
+  ) => {
+    date: string;
+    commit: string;
+    mutate: string[];
+    files: Record<string, { sha256: string; counts: Record<string, number>; survivors: string[] }>;
+  };
   completeReport: (
     report: {
       files: Record<string, { source?: string; mutants: { status: string }[] }>;
@@ -150,5 +187,91 @@ describe("mutation scores across partial runs (scripts/mutation-scores.js)", () 
     assert.ok(sources.stacks.includes("stacks/config/fleet.ts"));
     for (const files of Object.values(sources))
       for (const f of files) assert.ok(f.endsWith(".ts") && fs.existsSync(path.join(root, f)), f);
+  });
+
+  it("keeps a record, not the report: the source's SHA-256, each status counted, the survivors in source order", () => {
+    const source = "export const x = 1;\n";
+    const record = scores.compactReport(
+      {
+        config: { mutate: ["a/**/*.ts"] },
+        files: {
+          "a/x.ts": {
+            source,
+            mutants: [
+              {
+                status: "Survived",
+                mutatorName: "StringLiteral",
+                replacement: `"${"y".repeat(100)}"`,
+                location: { start: { line: 9, column: 2 } },
+              },
+              {
+                status: "Killed",
+                mutatorName: "BooleanLiteral",
+                replacement: "false",
+                location: { start: { line: 1, column: 1 } },
+              },
+              {
+                status: "NoCoverage",
+                mutatorName: "ConditionalExpression",
+                replacement: "true\n  && x",
+                location: { start: { line: 3, column: 14 } },
+              },
+            ],
+          },
+          "a/index.ts": { source: "", mutants: [] },
+        },
+      },
+      { date: "2026-12-02T21:00:00.000Z", commit: "abc1234" },
+    );
+    assert.deepStrictEqual(record, {
+      date: "2026-12-02T21:00:00.000Z",
+      commit: "abc1234",
+      mutate: ["a/**/*.ts"],
+      files: {
+        "a/index.ts": {
+          sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+          counts: {},
+          survivors: [],
+        },
+        "a/x.ts": {
+          sha256: "b40dedde60828bf61d1fadbfc3bb7ea2e0421e9511d22f1b5fb44ae5ba07dbb3",
+          counts: { Survived: 1, Killed: 1, NoCoverage: 1 },
+          survivors: [
+            "3:14 ConditionalExpression (no coverage) -> true && x",
+            `9:2 StringLiteral -> "${"y".repeat(78)}…`,
+          ],
+        },
+      },
+    });
+  });
+
+  it("scores a file by a record while the file hashes as the record says, and orders records by their own date", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-mutation-records-"));
+    try {
+      const record = (date: string, counts: Record<string, number>, source: string) => ({
+        date,
+        files: {
+          "a/x.ts": { sha256: createHash("sha256").update(source).digest("hex"), counts, survivors: [] },
+        },
+      });
+      // The older record has the newer modification time, as any file may have after a clone.
+      fs.writeFileSync(path.join(dir, "new.json"), JSON.stringify(record("2026-12-02T10:00:00Z", { Killed: 2 }, "x2")));
+      fs.writeFileSync(
+        path.join(dir, "old.json"),
+        JSON.stringify(record("2026-12-01T10:00:00Z", { Survived: 2 }, "x2")),
+      );
+      fs.utimesSync(path.join(dir, "new.json"), new Date("2026-12-02T00:00:00Z"), new Date("2026-12-02T00:00:00Z"));
+      fs.utimesSync(path.join(dir, "old.json"), new Date("2026-12-03T00:00:00Z"), new Date("2026-12-03T00:00:00Z"));
+      const reports = ["old.json", "new.json"].map((n) => scores.readDated(path.join(dir, n), dir));
+      assert.deepStrictEqual(scores.latestResults(reports, () => "x2").files, [
+        { file: "a/x.ts", from: path.join(dir, "new.json"), counts: { Killed: 2 } },
+      ]);
+      assert.deepStrictEqual(
+        scores.latestResults(reports, () => "x3"),
+        { files: [], stale: ["a/x.ts"] },
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
