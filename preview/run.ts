@@ -114,14 +114,20 @@ export function secretValue(s: LabSecretKey): string {
   return s.shape === "json" ? JSON.stringify({ password: v }) : v;
 }
 
-/** Runs `pulumi` with the lab's CLI and plugins, a temporary backend and home, nothing downloaded. */
+/**
+ * Runs `pulumi` with the lab's CLI and plugins, a temporary backend and home, nothing downloaded,
+ * and its own TMPDIR under `tmp`: the Kubernetes provider writes each provider's kubeconfig (the
+ * credentials included) to a temporary file at every start and never removes it, so it goes where
+ * the run's clean-up removes it.
+ */
 export function pulumiEnv(tmp: string, passphrase: string, binDir = binDirFromEnv()): NodeJS.ProcessEnv {
   const home = path.join(tmp, "pulumi-home");
   const backend = path.join(tmp, "backend");
-  fs.mkdirSync(home, { recursive: true });
-  fs.mkdirSync(backend, { recursive: true });
+  const osTmp = path.join(tmp, "os-tmp");
+  for (const dir of [home, backend, osTmp]) fs.mkdirSync(dir, { recursive: true });
   return {
     ...process.env,
+    TMPDIR: osTmp,
     PATH: [binDir, path.join(TOOL, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: fileBackendUrl(backend),

@@ -48,8 +48,13 @@ export class PulumiCli {
     this.backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-backend-"));
     const home = path.join(this.backendDir, ".pulumi-home");
     fs.mkdirSync(home);
+    // The Kubernetes provider writes its kubeconfig (credentials included) to a temporary file at
+    // every start and never removes it: give the run a TMPDIR that dispose() removes.
+    const osTmp = path.join(this.backendDir, ".tmp");
+    fs.mkdirSync(osTmp);
     this.env = {
       ...process.env,
+      TMPDIR: osTmp,
       PATH: [...(cliDir ? [cliDir] : []), labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(
         path.delimiter,
       ),

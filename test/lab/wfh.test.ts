@@ -4,6 +4,7 @@
  */
 import * as assert from "assert";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import * as YAML from "yaml";
 import { expandRules, ikoOperatorRules } from "../../components/iko";
@@ -86,7 +87,18 @@ describe("lab: wfh stack (IKO works from home)", function () {
   });
 
   it("pulumi up succeeds and wires the operator at home to work", async () => {
+    const tmpKubeconfigs = () => fs.readdirSync(os.tmpdir()).filter((f) => /^kubeconfig\d+$/.test(f)).length;
+    const before = tmpKubeconfigs();
     await stack.up();
+    // The Kubernetes provider writes its kubeconfig to $TMPDIR at every start and leaves it: the
+    // harness's TMPDIR sits inside the backend folder that dispose() removes, not in the OS's.
+    const runTmp = cli.env.TMPDIR ?? "";
+    assert.ok(runTmp.startsWith(cli.backendDir + path.sep), `TMPDIR ${runTmp} is inside ${cli.backendDir}`);
+    assert.ok(
+      fs.readdirSync(runTmp).some((f) => /^kubeconfig\d+$/.test(f)),
+      "the providers' kubeconfig files went to the run's TMPDIR",
+    );
+    assert.strictEqual(tmpKubeconfigs(), before, `no new kubeconfig file in ${os.tmpdir()}`);
     const secret = await home.core.readNamespacedSecret({ name: "work-kubeconfig", namespace: NS });
     assert.ok(secret.data?.config, "the target kubeconfig Secret has key config");
     const template = await operatorPodTemplate(home);

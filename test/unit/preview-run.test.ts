@@ -670,12 +670,14 @@ describe("unit: preview:pr helpers (preview/run.ts)", () => {
     assert.match(j.password, /^lab-d-[0-9a-f]{24}$/);
   });
 
-  it("pulumiEnv: the lab's binaries and shims first on PATH, a private home and file backend, nothing downloaded or asked", () => {
+  it("pulumiEnv: the lab's binaries and shims first on PATH, a private home, file backend and TMPDIR, nothing downloaded or asked", () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "preview-run-test-"));
     try {
       const env = pulumiEnv(tmp, "pass", "/opt/lab/bin");
       assert.ok(fs.statSync(path.join(tmp, "pulumi-home")).isDirectory());
       assert.ok(fs.statSync(path.join(tmp, "backend")).isDirectory());
+      assert.strictEqual(env.TMPDIR, path.join(tmp, "os-tmp"), "the provider's kubeconfig files go under tmp");
+      assert.ok(fs.statSync(path.join(tmp, "os-tmp")).isDirectory());
       const { PATH, ...rest } = env;
       assert.deepStrictEqual(PATH?.split(path.delimiter), [
         "/opt/lab/bin",
