@@ -186,31 +186,61 @@ export function installMocks(preview = false): Registered[] {
   return registered;
 }
 
-/** Resolves an output's value (and whether it is secret) under mocks. */
+/**
+ * The Pulumi runtime reports a resource it could not register (an input whose `apply` threw, say)
+ * only as an unhandled rejection: the resource's `urn` never resolves, and a test waiting on it
+ * would hang until its timeout. `failFast` rejects with that error instead, once nothing settled
+ * for `graceMs` after it (a test that expects such an error and still settles is not affected).
+ */
+const failureListeners = new Set<(err: unknown) => void>();
+process.on("unhandledRejection", (err) => {
+  for (const l of failureListeners) l(err);
+});
+
+function failFast<T>(wait: Promise<T>, graceMs = 500): Promise<T> {
+  return new Promise<T>((resolvePromise, rejectPromise) => {
+    let timer: NodeJS.Timeout | undefined;
+    const onFailure = (err: unknown) => {
+      timer ??= setTimeout(() => rejectPromise(new Error(`a resource failed to register: ${String(err)}`)), graceMs);
+    };
+    const done = () => {
+      failureListeners.delete(onFailure);
+      if (timer) clearTimeout(timer);
+    };
+    failureListeners.add(onFailure);
+    wait.then(
+      (v) => {
+        done();
+        resolvePromise(v);
+      },
+      (err: unknown) => {
+        done();
+        rejectPromise(err);
+      },
+    );
+  });
+}
+
+/**
+ * An output's value as a promise that rejects when the output failed (an `apply` callback that
+ * threw) or a registration failed meanwhile (`failFast`); a callback given to `apply` would never
+ * run then. `promise()` is the Output's own, kept off @pulumi/pulumi's public type (output.js:
+ * `this.promise = (withUnknowns) => ...`).
+ */
+export function valueOf<T>(o: pulumi.Output<T>): Promise<T> {
+  return failFast((o as unknown as { promise(): Promise<T> }).promise());
+}
+
+/** Resolves an output's value (and whether it is secret) under mocks; rejects if it failed. */
 export async function resolve<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
-  const value = await new Promise<T>((res) =>
-    o.apply((v) => {
-      res(v);
-      return v;
-    }),
-  );
+  const value = await valueOf(o);
   const secret = await pulumi.isSecret(o);
   return { value, secret };
 }
 
-/** Waits until every resource of a component tree is registered. */
+/** Waits until every resource of a component tree is registered; rejects if a registration failed. */
 export async function settle(...resources: pulumi.Resource[]): Promise<void> {
-  await Promise.all(
-    resources.map(
-      (r) =>
-        new Promise((res) =>
-          r.urn.apply((u) => {
-            res(u);
-            return u;
-          }),
-        ),
-    ),
-  );
+  await Promise.all(resources.map((r) => valueOf(r.urn)));
   await new Promise((r) => setTimeout(r, 50));
 }
 
