@@ -332,6 +332,11 @@ describe("unit (mocks): ClusterMesh", () => {
     ] as const) {
       const certs = one(mine, "pulumi-nodejs:dynamic/iko-plus-cilium:MeshCertificates", `mesh-${member}-certs`);
       assert.deepStrictEqual(
+        certs.additionalSecretOutputs,
+        ["serverKeyPem", "adminKeyPem", "localKeyPem", "remoteKeyPem"],
+        `${member}: every issued key is a secret output`,
+      );
+      assert.deepStrictEqual(
         [certs.inputs.clusterName, certs.inputs.addresses, certs.inputs.validityDays, certs.inputs.generation],
         [member, [address], 1095, 1],
       );

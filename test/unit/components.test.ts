@@ -65,6 +65,7 @@ describe("components under mocks", () => {
     assert.ok(dyn, "a dynamic kind resource");
     assert.strictEqual(dyn.type, "pulumi-nodejs:dynamic/kind:Cluster");
     assert.strictEqual(dyn.name, "ikowork-kind");
+    assert.deepStrictEqual(dyn.additionalSecretOutputs, ["kubeconfig", "peerKubeconfig"], "both kubeconfigs secret");
     assert.strictEqual(dyn.inputs.name, "ikowork");
     assert.strictEqual(dyn.inputs.configYaml, kind.configYaml);
     assert.strictEqual(dyn.parent, await urnOf(kind));

@@ -113,6 +113,7 @@ describe("Karmada components under mocks", () => {
     };
     const serving = byName("kp-api-serving");
     const ready = byName("kp-api-ready");
+    assert.deepStrictEqual(ready.additionalSecretOutputs, ["karmada"], "the Karmada credentials are a secret output");
     assert.ok(
       serving.dependencies.some((d) => d.endsWith("::kp-karmada")),
       "the serving wait after the release",

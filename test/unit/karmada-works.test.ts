@@ -393,6 +393,8 @@ describe("unit (mocks): the fleet stack orders each unjoin after its member's Wo
     const WAIT = "pulumi-nodejs:dynamic/iko-plus-karmada:MemberWorksGone";
     const clone = find(WAIT, "ikoclone-member-works-gone");
     const home = find(WAIT, "ikohome-member-works-gone");
+    for (const w of [clone, home])
+      assert.deepStrictEqual(w.additionalSecretOutputs, ["karmada"], "the Karmada credentials are a secret output");
     assert.deepStrictEqual(clone.inputs.objects, [
       { kind: "IrisCluster", namespace: "default", name: "iris-a" },
       { kind: "Secret", namespace: "default", name: "shhhh-secret" },

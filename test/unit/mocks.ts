@@ -17,6 +17,8 @@ export interface Registered {
   parent: string;
   dependencies: string[];
   custom: boolean;
+  /** The outputs the resource's options mark secret (`additionalSecretOutputs`). */
+  additionalSecretOutputs: string[];
 }
 
 /**
@@ -72,6 +74,7 @@ interface RegisterRequest {
   getName(): string;
   getParent(): string;
   getDependenciesList(): string[];
+  getAdditionalsecretoutputsList(): string[];
 }
 interface MonitorLike {
   registerResource(req: RegisterRequest, cb: unknown): unknown;
@@ -82,7 +85,7 @@ const registered: Registered[] = [];
 
 /** Outputs of other stacks by stack name, returned to StackReference reads (tests set them). */
 export const stackOutputs = new Map<string, { outputs: Record<string, unknown>; secretOutputNames?: string[] }>();
-const meta = new Map<string, { parent: string; dependencies: string[] }>();
+const meta = new Map<string, { parent: string; dependencies: string[]; additionalSecretOutputs: string[] }>();
 
 /**
  * Milliseconds by which the mocks answer a resource's registration late, by resource name (as a
@@ -101,7 +104,7 @@ export function installMocks(preview = false): Registered[] {
         args: pulumi.runtime.MockResourceArgs,
       ): pulumi.runtime.MockResourceResult | Promise<pulumi.runtime.MockResourceResult> {
         const key = `${args.type}::${args.name}`;
-        const m = meta.get(key) ?? { parent: "", dependencies: [] };
+        const m = meta.get(key) ?? { parent: "", dependencies: [], additionalSecretOutputs: [] };
         const urn = `urn:pulumi:test::iko-plus::${args.type}::${args.name}`;
         registered.push({
           type: args.type,
@@ -112,6 +115,7 @@ export function installMocks(preview = false): Registered[] {
           parent: m.parent,
           dependencies: m.dependencies,
           custom: args.custom ?? false,
+          additionalSecretOutputs: m.additionalSecretOutputs,
         });
         const state: Record<string, unknown> = { ...args.inputs };
         const inputs = args.inputs as { type?: string; metadata?: { name?: string }; name?: string };
@@ -171,6 +175,7 @@ export function installMocks(preview = false): Registered[] {
     meta.set(`${req.getType()}::${req.getName()}`, {
       parent: req.getParent(),
       dependencies: req.getDependenciesList(),
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     });
     return original(req, cb);
   };
@@ -180,6 +185,7 @@ export function installMocks(preview = false): Registered[] {
     meta.set(`${req.getType()}::${req.getName()}`, {
       parent: req.getParent(),
       dependencies: req.getDependenciesList(),
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     });
     return originalRead(req, cb);
   };

@@ -69,6 +69,7 @@ describe("FleetTls under mocks", () => {
     const mine = since(n);
     // The CA: one dynamic resource for the whole fleet, with the documented defaults.
     const ca = one(mine, "pulumi-nodejs:dynamic/iko-plus-tls:FleetCa", "fleet-tls-ca");
+    assert.deepStrictEqual(ca.additionalSecretOutputs, ["keyPem"], "the CA's key is a secret output");
     assert.deepStrictEqual(
       [ca.inputs.commonName, ca.inputs.organization, ca.inputs.validityDays, ca.inputs.keyBits, ca.inputs.generation],
       ["iko-plus fleet CA", "iko-plus", 3650, 4096, 1],
