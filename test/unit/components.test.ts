@@ -13,7 +13,7 @@ import { Registered, fakeToken, installMocks, one, resolve, settle, unwrapSecret
 const registered: Registered[] = installMocks();
 // Components are imported after the mocks are installed.
 import { CiliumCni, cniProbeDaemonSet } from "../../components/cilium";
-import { ExistingCluster } from "../../components/cluster";
+import { ExistingCluster, readKubeconfigFile } from "../../components/cluster";
 import { IkoHomeOperator, CrdMirror } from "../../components/iko";
 import { KindCluster } from "../../components/kind";
 import { validateWfhConfig, wfhStack } from "../../stacks";
@@ -110,6 +110,62 @@ describe("components under mocks", () => {
       message:
         'ExistingCluster "ghost": kubeconfigPath: "/no/such/file" cannot be read (ENOENT); point it at an existing kubeconfig file',
     });
+  });
+
+  it("ExistingCluster: endpoint, CA and peer endpoint from their own kubeconfigs; an unusable one fails naming the cluster", async () => {
+    const noCa = YAML.parse(fakeKubeconfig("lab-a", "https://127.0.0.1:7450"));
+    delete noCa.clusters[0].cluster["certificate-authority-data"];
+    const c = new ExistingCluster("peered", {
+      kubeconfig: YAML.stringify(noCa),
+      peerKubeconfig: fakeKubeconfig("lab-a", "https://peered-control-plane:6443"),
+    });
+    await settle(c, c.provider);
+    assert.deepStrictEqual(await resolve(c.endpoint), { value: "https://127.0.0.1:7450", secret: false });
+    assert.deepStrictEqual(await resolve(c.peerEndpoint), {
+      value: "https://peered-control-plane:6443",
+      secret: false,
+    });
+    assert.deepStrictEqual(await resolve(c.caData), { value: "", secret: false }, "no embedded CA: empty");
+    assert.deepStrictEqual(
+      await resolve(c.peerKubeconfig),
+      { value: fakeKubeconfig("lab-a", "https://peered-control-plane:6443"), secret: true },
+      "the peer kubeconfig given, as a secret",
+    );
+    const broken = new ExistingCluster("broken", { kubeconfig: "- not\n- a mapping\n" });
+    await assert.rejects(
+      resolve(broken.endpoint),
+      /^KubeconfigError: cluster "broken" kubeconfig is not a kubeconfig \(expected a YAML mapping/,
+    );
+    const badPeer = new ExistingCluster("bad-peer", {
+      kubeconfig: fakeKubeconfig("lab-b", "https://127.0.0.1:7451"),
+      peerKubeconfig: "a: [\n",
+    });
+    await assert.rejects(
+      resolve(badPeer.peerEndpoint),
+      /^KubeconfigError: cluster "bad-peer" peerKubeconfig is not valid YAML/,
+    );
+    // Let the broken clusters' providers fail to register now, not while a later test waits.
+    await new Promise((r) => setTimeout(r, 200));
+  });
+
+  it("readKubeconfigFile: one message naming the key, the path and the fix, for a missing file and an unusable one", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-read-kubeconfig-"));
+    try {
+      assert.throws(() => readKubeconfigFile(path.join(dir, "none"), "home.kubeconfigPath"), {
+        name: "KubeconfigError",
+        message: `home.kubeconfigPath: cannot read kubeconfig file "${path.join(dir, "none")}" (ENOENT); point it at an existing, readable kubeconfig file`,
+      });
+      const unusable = path.join(dir, "kc");
+      fs.writeFileSync(unusable, "kind: Config\n");
+      assert.throws(() => readKubeconfigFile(unusable, "home.kubeconfigPath"), {
+        message: `home.kubeconfigPath ("${unusable}") has no current-context; set one with \`kubectl config use-context <name> --kubeconfig <file>\``,
+      });
+      const good = fakeKubeconfig("lab-c", "https://127.0.0.1:7452");
+      fs.writeFileSync(unusable, good);
+      assert.strictEqual(readKubeconfigFile(unusable, "k"), good);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("CiliumCni: a pinned release into kube-system on the cluster's provider, and a gated handle", async () => {
