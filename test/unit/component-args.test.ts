@@ -954,6 +954,27 @@ describe("component args: the constructor and the stack config report the same p
     assert.deepStrictEqual(checkFleetTlsArgs({ members: [] }), [
       ["members", [], "is empty; list the clusters that issue certificates, e.g. [ikoclone]"],
     ]);
+    assert.deepStrictEqual(checkFleetTlsArgs({}), [
+      ["members", [], "is empty; list the clusters that issue certificates, e.g. [ikoclone]"],
+    ]);
+    assert.deepStrictEqual(
+      checkFleetTlsArgs({
+        members: [a],
+        certificates: [
+          { name: "iris-c", secretName: "Bad_Secret" },
+          { name: "iris-c", namespace: "default" },
+        ],
+      }),
+      [
+        [
+          "certificates[0].secretName",
+          "Bad_Secret",
+          "is not a DNS-1123 subdomain; use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
+        ],
+        ["certificates[1].name", "iris-c", "is listed twice in namespace default; request each certificate once"],
+      ],
+      "no namespace means default: the same certificate twice",
+    );
     assert.deepStrictEqual(checkFleetTlsArgs({ members: [a, { name: "b" }, a] }), [
       ["members", "a", "is listed twice; list each cluster once"],
     ]);

@@ -70,6 +70,13 @@ describe("FleetTls under mocks", () => {
     // The CA: one dynamic resource for the whole fleet, with the documented defaults.
     const ca = one(mine, "pulumi-nodejs:dynamic/iko-plus-tls:FleetCa", "fleet-tls-ca");
     assert.deepStrictEqual(ca.additionalSecretOutputs, ["keyPem"], "the CA's key is a secret output");
+    assert.strictEqual(ca.parent, await urnOf(tls), "the CA is the FleetTls's child");
+    for (const m of Object.values(tls.members))
+      assert.deepStrictEqual(
+        Object.keys(m.certificates),
+        ["default/iris-m", "db/iris-n"],
+        "certificates by namespace/name",
+      );
     assert.deepStrictEqual(
       [ca.inputs.commonName, ca.inputs.organization, ca.inputs.validityDays, ca.inputs.keyBits, ca.inputs.generation],
       ["iko-plus fleet CA", "iko-plus", 3650, 4096, 1],
