@@ -39,7 +39,7 @@ const VOLUME = (secretName: string) => ({
 });
 
 /** A leaf certificate signed by `ca`, for chain checks. */
-function issueLeaf(ca: { certPem: string; keyPem: string }, cn: string): string {
+function issueLeaf(ca: { certPem: string; keyPem: string }, cn: string, organization?: string): string {
   const caCert = forge.pki.certificateFromPem(ca.certPem);
   const keys = forge.pki.rsa.generateKeyPair({ bits: 2048 });
   const leaf = forge.pki.createCertificate();
@@ -47,7 +47,10 @@ function issueLeaf(ca: { certPem: string; keyPem: string }, cn: string): string 
   leaf.serialNumber = "01";
   leaf.validity.notBefore = new Date(Date.now() - 60_000);
   leaf.validity.notAfter = new Date(Date.now() + 86_400_000);
-  leaf.setSubject([{ name: "commonName", value: cn }]);
+  leaf.setSubject([
+    { name: "commonName", value: cn },
+    ...(organization ? [{ name: "organizationName", value: organization }] : []),
+  ]);
   leaf.setIssuer(caCert.subject.attributes);
   leaf.sign(forge.pki.privateKeyFromPem(ca.keyPem), forge.md.sha256.create());
   return forge.pki.certificateToPem(leaf);
@@ -170,6 +173,15 @@ describe("fleet TLS: the CA", () => {
     const expired = generateFleetCa({ keyBits: 2048, validityDays: 1 }, new Date("2020-01-01T00:00:00Z"));
     assert.deepStrictEqual(checkSuppliedCa(expired.certPem, expired.keyPem), {
       cert: "expired on 2020-01-02T00:00:00.000Z; give a CA certificate that is still valid",
+    });
+    // The last valid moment is the one before notAfter: at notAfter it has expired.
+    assert.deepStrictEqual(checkSuppliedCa(expired.certPem, expired.keyPem, new Date("2020-01-02T00:00:00Z")), {
+      cert: "expired on 2020-01-02T00:00:00.000Z; give a CA certificate that is still valid",
+    });
+    assert.deepStrictEqual(checkSuppliedCa(expired.certPem, expired.keyPem, new Date("2020-01-01T23:59:59.999Z")), {});
+    // A subject of several attributes is one line, comma-separated.
+    assert.deepStrictEqual(checkSuppliedCa(issueLeaf(ca, "leaf", "ops"), ca.keyPem), {
+      cert: 'is not a CA certificate (subject "CN=leaf, O=ops" lacks basicConstraints CA:TRUE); give a CA certificate',
     });
     assert.deepStrictEqual(checkSuppliedCa(ca.certPem, "not a key"), {
       key: "is not a PEM private key (unencrypted PKCS#1, PKCS#8 or SEC1); give the CA's private key",
