@@ -171,7 +171,8 @@ function folderScores(files, sources) {
     .map((folder) => {
       /** @type {Record<string, number>} */
       const counts = {};
-      const inFolder = files.filter((f) => f.file.split("/")[0] === folder);
+      // Only the files Stryker's config mutates: a run given its own --mutate globs may hold others.
+      const inFolder = files.filter((f) => f.file.split("/")[0] === folder && sources[folder].includes(f.file));
       for (const f of inFolder) for (const [s, n] of Object.entries(f.counts)) counts[s] = (counts[s] ?? 0) + n;
       return { folder, counts, measured: inFolder.length, total: sources[folder].length };
     });

@@ -113,6 +113,7 @@ describe("mutation scores across partial runs (scripts/mutation-scores.js)", () 
         { file: "a/x.ts", from: "r", counts: { Killed: 1, Survived: 1 } },
         { file: "a/y.ts", from: "r", counts: { Killed: 2 } },
         { file: "b/z.ts", from: "r", counts: { Survived: 1 } },
+        { file: "b/left-out.ts", from: "r", counts: { NoCoverage: 26 } },
       ],
       { a: ["a/x.ts", "a/y.ts"], b: ["b/z.ts", "b/w.ts"], c: ["c/v.ts"] },
     );
