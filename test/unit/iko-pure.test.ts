@@ -124,6 +124,64 @@ describe("IKO RBAC", () => {
     assert.ok(!perms.some((p) => p.resource === "namespaces" || p.resource === "nodes"));
     assert.strictEqual(perms.length, new Set(perms.map((p) => JSON.stringify(p))).size);
   });
+
+  it("the rules are IKO's ClusterRole, rule for rule in the chart's order (reference/iko.md)", () => {
+    const all = ["*"];
+    assert.deepStrictEqual(ikoOperatorRules(), [
+      { apiGroups: ["apiextensions.k8s.io"], resources: ["customresourcedefinitions"], verbs: all },
+      { apiGroups: ["intersystems.com"], resources: ["*"], verbs: all },
+      { apiGroups: ["appcatalog.appscode.com"], resources: ["*"], verbs: all },
+      { apiGroups: ["monitoring.coreos.com"], resources: ["servicemonitors"], verbs: all },
+      { apiGroups: ["apps"], resources: ["statefulsets"], verbs: ["create", "get", "update", "patch"] },
+      {
+        apiGroups: [""],
+        resources: ["configmaps", "secrets", "services", "serviceaccounts"],
+        verbs: ["create", "get", "patch"],
+      },
+      { apiGroups: [""], resources: ["pods", "pods/exec"], verbs: ["get", "create", "list", "watch", "patch"] },
+      {
+        apiGroups: [""],
+        resources: ["persistentvolumeclaims"],
+        verbs: ["get", "create", "list", "watch", "patch", "delete"],
+      },
+      { apiGroups: [""], resources: ["events"], verbs: ["create"] },
+      {
+        apiGroups: ["rbac.authorization.k8s.io"],
+        resources: ["roles", "rolebindings", "clusterroles", "clusterrolebindings"],
+        verbs: ["get", "update", "create", "patch"],
+      },
+      { apiGroups: ["rbac.authorization.k8s.io"], resources: ["roles", "rolebindings"], verbs: ["delete"] },
+      { apiGroups: [""], resources: ["serviceaccounts"], verbs: ["delete"] },
+      { apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: all },
+      { apiGroups: ["apiregistration.k8s.io"], resources: ["apiservices"], verbs: ["get", "patch"] },
+      {
+        apiGroups: ["admissionregistration.k8s.io"],
+        resources: ["mutatingwebhookconfigurations", "validatingwebhookconfigurations"],
+        verbs: ["delete", "list", "watch", "patch"],
+      },
+    ]);
+  });
+
+  it("expandRules: one permission per group, resource and verb, subresources split, each once, in rule order", () => {
+    assert.deepStrictEqual(
+      expandRules([
+        { apiGroups: ["", "apps"], resources: ["pods/exec", "statefulsets"], verbs: ["get", "create"] },
+        { apiGroups: [""], resources: ["pods/exec"], verbs: ["get", "delete"] },
+      ]),
+      [
+        { group: "", resource: "pods", subresource: "exec", verb: "get" },
+        { group: "", resource: "pods", subresource: "exec", verb: "create" },
+        { group: "", resource: "statefulsets", verb: "get" },
+        { group: "", resource: "statefulsets", verb: "create" },
+        { group: "apps", resource: "pods", subresource: "exec", verb: "get" },
+        { group: "apps", resource: "pods", subresource: "exec", verb: "create" },
+        { group: "apps", resource: "statefulsets", verb: "get" },
+        { group: "apps", resource: "statefulsets", verb: "create" },
+        { group: "", resource: "pods", subresource: "exec", verb: "delete" },
+      ],
+    );
+    assert.deepStrictEqual(expandRules([]), []);
+  });
 });
 
 describe("IKO post-renderer", () => {
