@@ -8,7 +8,17 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as YAML from "yaml";
-import { Registered, fakeToken, installMocks, one, resolve, settle, unwrapSecret, fakeKubeconfig } from "./mocks";
+import {
+  FAKE_CA,
+  Registered,
+  fakeToken,
+  installMocks,
+  one,
+  resolve,
+  settle,
+  unwrapSecret,
+  fakeKubeconfig,
+} from "./mocks";
 
 const registered: Registered[] = installMocks();
 // Components are imported after the mocks are installed.
@@ -229,6 +239,30 @@ describe("components under mocks", () => {
       assert.strictEqual(r.provider, workProv, `${r.name} goes to work`);
       assert.ok(r.dependencies.includes(workCniUrn), `${r.name} waits for work's CNI`);
     }
+    const ns = one(mine, "kubernetes:core/v1:Namespace", "iko-identity-ns");
+    assert.deepStrictEqual([ns.inputs.metadata, ns.provider], [{ name: "iko-remote" }, workProv]);
+    assert.deepStrictEqual(role.inputs.metadata, { name: "iko-remote-operator" });
+    const binding = one(mine, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "iko-identity-binding");
+    assert.deepStrictEqual(
+      [binding.inputs.metadata, binding.inputs.roleRef, binding.inputs.subjects, binding.provider],
+      [
+        { name: "iko-remote-operator" },
+        { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "iko-remote-operator" },
+        [{ kind: "ServiceAccount", name: "iko-remote-operator", namespace: "iko-remote" }],
+        workProv,
+      ],
+    );
+    assert.deepStrictEqual(token.inputs.metadata, {
+      name: "iko-remote-operator-token-g1",
+      namespace: "iko-remote",
+      annotations: { "kubernetes.io/service-account.name": "iko-remote-operator" },
+    });
+    assert.strictEqual(token.deleteBeforeReplace, true, "a new generation's token replaces the old one first");
+    const urnIn = (r: Registered, other: Registered) =>
+      r.dependencies.some((d) => d.endsWith(`$${other.type}::${other.name}`));
+    assert.ok(urnIn(sa, ns), "the ServiceAccount after its namespace");
+    assert.ok(urnIn(binding, role) && urnIn(binding, sa), "the binding after the role and the ServiceAccount");
+    assert.ok(urnIn(token, sa) && urnIn(token, binding), "the token after the ServiceAccount and its binding");
 
     // The minted kubeconfig: token auth against work's peer endpoint, secret.
     const minted = await resolve(iko.targetKubeconfig as pulumi.Output<string>);
@@ -240,6 +274,7 @@ describe("components under mocks", () => {
       "the token of the operator's own ServiceAccount",
     );
     assert.strictEqual(doc.clusters[0].cluster.server, "https://w1-control-plane:6443");
+    assert.strictEqual(doc.clusters[0].cluster["certificate-authority-data"], FAKE_CA, "the token Secret's ca.crt");
     assert.ok(!minted.value.includes("client-key-data"), "not the admin credentials");
 
     // The Secret on home: work-kubeconfig/config, secret, in the release namespace.

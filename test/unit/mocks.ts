@@ -19,6 +19,8 @@ export interface Registered {
   custom: boolean;
   /** The outputs the resource's options mark secret (`additionalSecretOutputs`). */
   additionalSecretOutputs: string[];
+  /** The `deleteBeforeReplace` option. */
+  deleteBeforeReplace: boolean;
 }
 
 /**
@@ -75,6 +77,7 @@ interface RegisterRequest {
   getParent(): string;
   getDependenciesList(): string[];
   getAdditionalsecretoutputsList(): string[];
+  getDeletebeforereplace?(): boolean;
 }
 interface MonitorLike {
   registerResource(req: RegisterRequest, cb: unknown): unknown;
@@ -85,7 +88,10 @@ const registered: Registered[] = [];
 
 /** Outputs of other stacks by stack name, returned to StackReference reads (tests set them). */
 export const stackOutputs = new Map<string, { outputs: Record<string, unknown>; secretOutputNames?: string[] }>();
-const meta = new Map<string, { parent: string; dependencies: string[]; additionalSecretOutputs: string[] }>();
+const meta = new Map<
+  string,
+  { parent: string; dependencies: string[]; additionalSecretOutputs: string[]; deleteBeforeReplace: boolean }
+>();
 
 /**
  * Milliseconds by which the mocks answer a resource's registration late, by resource name (as a
@@ -104,7 +110,12 @@ export function installMocks(preview = false): Registered[] {
         args: pulumi.runtime.MockResourceArgs,
       ): pulumi.runtime.MockResourceResult | Promise<pulumi.runtime.MockResourceResult> {
         const key = `${args.type}::${args.name}`;
-        const m = meta.get(key) ?? { parent: "", dependencies: [], additionalSecretOutputs: [] };
+        const m = meta.get(key) ?? {
+          parent: "",
+          dependencies: [],
+          additionalSecretOutputs: [],
+          deleteBeforeReplace: false,
+        };
         const urn = `urn:pulumi:test::iko-plus::${args.type}::${args.name}`;
         registered.push({
           type: args.type,
@@ -116,6 +127,7 @@ export function installMocks(preview = false): Registered[] {
           dependencies: m.dependencies,
           custom: args.custom ?? false,
           additionalSecretOutputs: m.additionalSecretOutputs,
+          deleteBeforeReplace: m.deleteBeforeReplace,
         });
         const state: Record<string, unknown> = { ...args.inputs };
         const inputs = args.inputs as { type?: string; metadata?: { name?: string }; name?: string };
@@ -176,6 +188,7 @@ export function installMocks(preview = false): Registered[] {
       parent: req.getParent(),
       dependencies: req.getDependenciesList(),
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      deleteBeforeReplace: req.getDeletebeforereplace?.() ?? false,
     });
     return original(req, cb);
   };
@@ -186,6 +199,7 @@ export function installMocks(preview = false): Registered[] {
       parent: req.getParent(),
       dependencies: req.getDependenciesList(),
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      deleteBeforeReplace: req.getDeletebeforereplace?.() ?? false,
     });
     return originalRead(req, cb);
   };
