@@ -23,7 +23,7 @@ import {
 
 const registered: Registered[] = installMocks();
 import { ExistingCluster } from "../../components/cluster";
-import { GkeCluster } from "../../components/gcp";
+import { GkeCluster, checkGkeClusterArgs, gkeServer } from "../../components/gcp";
 import {
   FederatedIrisCluster,
   FleetSecret,
@@ -367,7 +367,138 @@ describe("Karmada components under mocks", () => {
   });
 });
 
+describe("GkeCluster (pure)", () => {
+  it("gkeServer adds https:// to GKE's bare endpoint and keeps a URL as it is", () => {
+    assert.strictEqual(gkeServer("34.1.2.3"), "https://34.1.2.3");
+    assert.strictEqual(gkeServer("https://34.1.2.3"), "https://34.1.2.3");
+  });
+
+  it("checkGkeClusterArgs: location required and a region or zone, a GKE name, a machine type; each message exact", () => {
+    const required = "is required for a GKE cluster; use a region (us-central1) or a zone (us-central1-a)";
+    assert.deepStrictEqual(checkGkeClusterArgs({}), [["location", undefined, required]]);
+    assert.deepStrictEqual(checkGkeClusterArgs({ location: "" }), [["location", "", required]]);
+    assert.deepStrictEqual(checkGkeClusterArgs({ location: "europe-west1-b", clusterName: "a" }), []);
+    const name =
+      "is not a GKE cluster name; use at most 40 lowercase letters, digits and '-', starting with a letter and not ending with '-'";
+    for (const good of ["a", "iko-gke-1", `a${"b".repeat(38)}c`])
+      assert.deepStrictEqual(checkGkeClusterArgs({ location: "us-central1", clusterName: good }), [], good);
+    for (const bad of ["1gke", "gke-", "Gke", `a${"b".repeat(39)}c`, "x gke", "gke x", ""])
+      assert.deepStrictEqual(
+        checkGkeClusterArgs({ location: "us-central1", clusterName: bad }),
+        [["clusterName", bad, name]],
+        bad,
+      );
+    for (const good of ["e2-standard-4", "n2d-highmem-16", "c3-standard-4-lssd"])
+      assert.deepStrictEqual(checkGkeClusterArgs({ location: "us-central1", machineType: good }), [], good);
+    for (const bad of ["e2standard4", "E2-standard-4", "e2-standard-4_", "-e2-standard", "e2-standard-"])
+      assert.deepStrictEqual(
+        checkGkeClusterArgs({ location: "us-central1", machineType: bad }),
+        [["machineType", bad, "is not a machine type; use one like e2-standard-4"]],
+        bad,
+      );
+    assert.throws(
+      () => new GkeCluster("Bad_Name", { location: "us-central1" }),
+      /GkeCluster "Bad_Name": clusterName: "Bad_Name" is not a GKE cluster name/,
+    );
+  });
+});
+
 describe("GkeCluster under mocks", () => {
+  it("the cluster, node pool and GCP provider exactly, with defaults and with every option set", async () => {
+    const n = registered.length;
+    const gke = new GkeCluster("exactgke", { location: "us-central1", project: "proj-1" });
+    await settle(gke, gke.cluster, gke.nodePool, gke.provider);
+    const mine = since(n);
+    assert.deepStrictEqual(one(mine, "pulumi:providers:gcp", "exactgke-gcp").inputs.project, "proj-1");
+    assert.strictEqual(one(mine, "pulumi:providers:gcp", "exactgke-gcp").parent, await urnOf(gke));
+    const cluster = one(mine, "gcp:container/cluster:Cluster", "exactgke-gke");
+    assert.deepStrictEqual(cluster.inputs, {
+      name: "exactgke",
+      project: "proj-1",
+      location: "us-central1",
+      initialNodeCount: 1,
+      removeDefaultNodePool: true,
+      datapathProvider: "ADVANCED_DATAPATH",
+      networkingMode: "VPC_NATIVE",
+      ipAllocationPolicy: {},
+      releaseChannel: { channel: "REGULAR" },
+      deletionProtection: true,
+    });
+    const pool = one(mine, "gcp:container/nodePool:NodePool", "exactgke-nodes");
+    assert.deepStrictEqual(pool.inputs, {
+      cluster: "exactgke",
+      location: "us-central1",
+      project: "proj-1",
+      nodeCount: 1,
+      nodeConfig: { machineType: "e2-standard-4", oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"] },
+    });
+    assert.strictEqual(pool.provider, cluster.provider, "the node pool on the same GCP provider");
+    assert.strictEqual(pool.parent, await urnOf(gke));
+    assert.deepStrictEqual(await resolve(gke.caData), { value: FAKE_CA, secret: false });
+    assert.strictEqual(
+      YAML.parse((await resolve(gke.kubeconfig)).value).clusters[0].cluster["certificate-authority-data"],
+      FAKE_CA,
+    );
+
+    const m = registered.length;
+    const custom = new GkeCluster("customgke", {
+      location: "europe-west1-b",
+      clusterName: "iris-eu",
+      releaseChannel: "RAPID",
+      nodeCount: 3,
+      machineType: "n2-standard-8",
+    });
+    await settle(custom, custom.cluster, custom.nodePool);
+    const customCluster = one(since(m), "gcp:container/cluster:Cluster", "customgke-gke");
+    assert.deepStrictEqual(
+      [customCluster.inputs.name, customCluster.inputs.releaseChannel, custom.name],
+      ["iris-eu", { channel: "RAPID" }, "iris-eu"],
+    );
+    const customPool = one(since(m), "gcp:container/nodePool:NodePool", "customgke-nodes");
+    assert.deepStrictEqual(
+      [customPool.inputs.nodeCount, customPool.inputs.nodeConfig],
+      [3, { machineType: "n2-standard-8", oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"] }],
+    );
+  });
+
+  it("peerAccess cluster-admin: the peers' ServiceAccount, binding and token exactly, on the cluster after its nodes", async () => {
+    const n = registered.length;
+    const gke = new GkeCluster("peergke", { location: "us-central1", project: "proj-1", peerAccess: "cluster-admin" });
+    await settle(gke, gke.cluster, gke.nodePool, gke.provider);
+    const mine = since(n);
+    const prov = await providerUrn(gke.provider);
+    const sa = one(mine, "kubernetes:core/v1:ServiceAccount", "peergke-peer-sa");
+    const binding = one(mine, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding", "peergke-peer-binding");
+    const token = one(mine, "kubernetes:core/v1:Secret", "peergke-peer-token");
+    assert.deepStrictEqual(sa.inputs.metadata, { name: "iko-plus-peer", namespace: "kube-system" });
+    assert.deepStrictEqual(
+      [binding.inputs.metadata, binding.inputs.subjects],
+      [{ name: "iko-plus-peer" }, [{ kind: "ServiceAccount", name: "iko-plus-peer", namespace: "kube-system" }]],
+    );
+    assert.deepStrictEqual(
+      [token.inputs.metadata, token.inputs.type],
+      [
+        {
+          name: "iko-plus-peer-token",
+          namespace: "kube-system",
+          annotations: { "kubernetes.io/service-account.name": "iko-plus-peer" },
+        },
+        "kubernetes.io/service-account-token",
+      ],
+    );
+    const after = (r: Registered, name: string) => r.dependencies.some((d) => d.endsWith(`::${name}`));
+    for (const r of [sa, binding, token]) {
+      assert.strictEqual(r.provider, prov, `${r.name} on the cluster's own provider`);
+      assert.ok(after(r, "peergke-nodes"), `${r.name} after the node pool`);
+    }
+    assert.ok(after(token, "peergke-peer-sa") && after(token, "peergke-peer-binding"), "the token after both");
+    const peer = YAML.parse((await resolve(gke.peerKubeconfig)).value);
+    assert.deepStrictEqual(peer.clusters[0].cluster, {
+      server: "https://34.1.2.3",
+      "certificate-authority-data": FAKE_CA,
+    });
+  });
+
   it("a regional Dataplane V2 cluster and node pool, token kubeconfigs (no gcloud plugin), deletion protection on by default", async () => {
     const n = registered.length;
     const gke = new GkeCluster("ikogke", { location: "us-central1", project: "proj-1" });
