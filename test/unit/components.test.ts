@@ -3,6 +3,7 @@
  * secret-ness. (Helm releases are custom resources here; what they render is tested in the lab.)
  */
 import * as assert from "assert";
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -300,6 +301,34 @@ describe("components under mocks", () => {
     );
     assert.ok(rel.dependencies.includes(homeCniUrn), "the operator waits for home's CNI");
     assert.strictEqual(iko.deploymentName, "iko-iris-operator-amd");
+    assert.strictEqual(rel.inputs.timeout, 300, "the release waits 300 s by default");
+    const ikoNs = one(mine, "kubernetes:core/v1:Namespace", "iko-ns");
+    assert.deepStrictEqual([ikoNs.inputs.metadata, ikoNs.provider], [{ name: "iko" }, homeProv]);
+    assert.ok(
+      rel.dependencies.some((d) => d.endsWith("::iko-ns")),
+      "the release after its namespace",
+    );
+    assert.ok(
+      secret.dependencies.some((d) => d.endsWith("::iko-ns")),
+      "the Secret after its namespace",
+    );
+    assert.strictEqual(secret.inputs.type, "Opaque");
+    assert.strictEqual(
+      one(mine, "iko-plus:iko:RemoteOperatorIdentity", "iko-identity").parent,
+      await urnOf(iko),
+      "the identity is the operator's child",
+    );
+    // The wrapper Helm runs carries the patch's parameters: Secret, key, mount path, the
+    // kubeconfig's checksum (a new kubeconfig rolls the operator) and the container to patch.
+    const wrapper = fs.readFileSync(String(rel.inputs.postrender), "utf8");
+    const encoded = /'([A-Za-z0-9+/=]+)'$/m.exec(wrapper)?.[1] ?? "";
+    assert.deepStrictEqual(JSON.parse(Buffer.from(encoded, "base64").toString("utf8")), {
+      secretName: "work-kubeconfig",
+      secretKey: "config",
+      kubeconfigPath: "/airgap/.kube/config",
+      checksum: createHash("sha256").update(minted.value).digest("hex").slice(0, 16),
+      containerName: "operator",
+    });
 
     // The CRD on work, from the manifest, applied with force.
     const crd = one(mine, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "iko-crd-crd");
@@ -363,6 +392,28 @@ describe("components under mocks", () => {
       installMocks();
       fs.rmSync(workDir, { recursive: true, force: true });
     }
+  });
+
+  it("IkoHomeOperator from a chart repository: name, version and repo to Helm, the timeout given", async () => {
+    const n = registered.length;
+    const member = new KindCluster("m-repo", {});
+    const op = new IkoHomeOperator("iko-repo", {
+      home: member,
+      chart: { repo: "oci://registry.example.com/charts", version: "3.8.42" },
+      timeoutSeconds: 900,
+    });
+    await settle(op, op.release);
+    const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "iko-repo-iko");
+    assert.deepStrictEqual(
+      [rel.inputs.chart, rel.inputs.version, rel.inputs.repositoryOpts, rel.inputs.timeout],
+      ["iris-operator-amd", "3.8.42", { repo: "oci://registry.example.com/charts" }, 900],
+    );
+    const named = new IkoHomeOperator("iko-named", {
+      home: member,
+      chart: { repo: "https://charts.example.com", name: "iris-operator", version: "3.8.42" },
+    });
+    await settle(named, named.release);
+    assert.strictEqual(one(since(n), "kubernetes:helm.sh/v3:Release", "iko-named-iko").inputs.chart, "iris-operator");
   });
 
   it("IkoHomeOperator local: no Secret, no post-renderer, chart defaults", async () => {
