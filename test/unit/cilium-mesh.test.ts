@@ -86,6 +86,31 @@ describe("unit: ClusterMesh rules (components/cilium/mesh-values.ts)", () => {
     );
   });
 
+  it("a pod range or NodePort only one member states is no clash; the NodePort advice names a free port", () => {
+    assert.deepStrictEqual(
+      checkClusterMeshMembers([
+        { name: "a", podSubnet: "10.245.0.0/16", kubeProxyReplacement: true },
+        { name: "b", kubeProxyReplacement: true },
+        { name: "c", podSubnet: "10.246.0.0/16", nodePort: 32379, kubeProxyReplacement: true },
+        { name: "d", nodePort: 32380, kubeProxyReplacement: true },
+      ]),
+      [],
+    );
+    assert.deepStrictEqual(
+      checkClusterMeshMembers([
+        { name: "a", nodePort: 32380 },
+        { name: "b", nodePort: 32380, kubeProxyReplacement: true },
+      ]),
+      [
+        [
+          "members[1].nodePort",
+          32380,
+          "is also members[0]'s clustermesh-apiserver NodePort, and one of them replaces kube-proxy, which then sends that NodePort to its own cluster (Cilium #24692); give each its own, e.g. 32379",
+        ],
+      ],
+    );
+  });
+
   it("the component's own checks: at least one member, each a Cilium name, id and NodePort", () => {
     assert.deepStrictEqual(checkClusterMeshArgs([]), [["members", [], "must list at least one cluster"]]);
     assert.deepStrictEqual(checkClusterMeshArgs([{ name: "Mesh_A", clusterId: 0, nodePort: 2379 }, { name: "b" }]), [
@@ -181,6 +206,18 @@ describe("unit: ClusterMesh values (against the real chart), certificates, Secre
       remote: { commonName: "remote-mesh-a", dnsNames: [], ipAddresses: [] },
     });
     assert.deepStrictEqual(meshCertSpecs("m", ["172.18.0.4"]).server.ipAddresses, ["127.0.0.1", "::1", "172.18.0.4"]);
+    // Names and addresses apart, each once, whatever the order they come in.
+    const mixed = meshCertSpecs("m", ["fc00::2", "m-control-plane", "127.0.0.1", "*.mesh.cilium.io", "172.18.0.4"]);
+    assert.deepStrictEqual(mixed.server, {
+      commonName: "clustermesh-apiserver.cilium.io",
+      dnsNames: [
+        "clustermesh-apiserver.cilium.io",
+        "*.mesh.cilium.io",
+        "clustermesh-apiserver.kube-system.svc",
+        "m-control-plane",
+      ],
+      ipAddresses: ["127.0.0.1", "::1", "fc00::2", "172.18.0.4"],
+    });
     assert.deepStrictEqual(
       [
         endpointHost("https://mesh-a-control-plane:6443"),

@@ -109,5 +109,26 @@ describe("cilium values", () => {
     assert.deepStrictEqual((cniProbeDaemonSet("p", "m/pause:1") as typeof ds).spec.template.spec.containers, [
       { ...pod.containers[0], image: "m/pause:1" },
     ]);
+    // The pod itself: no token, gone at once, a locked-down pause container that asks for next to nothing.
+    assert.deepStrictEqual(pod, {
+      tolerations: [{ operator: "Exists" }],
+      automountServiceAccountToken: false,
+      terminationGracePeriodSeconds: 1,
+      containers: [
+        {
+          name: "pause",
+          image: "registry.k8s.io/pause:3.10",
+          imagePullPolicy: "IfNotPresent",
+          resources: { requests: { cpu: "1m", memory: "4Mi" }, limits: { memory: "16Mi" } },
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            runAsNonRoot: true,
+            runAsUser: 65535,
+            capabilities: { drop: ["ALL"] },
+          },
+        },
+      ],
+    });
   });
 });
