@@ -380,4 +380,54 @@ describe("IrisCluster CRD helpers", () => {
       /f holds no CustomResourceDefinition named irisclusters.intersystems.com/,
     );
   });
+
+  it("cleanCrd keeps metadata without annotations as it is, and drops annotations left empty", () => {
+    const spec = { group: "g" };
+    assert.deepStrictEqual(cleanCrd({ metadata: { name: "x", uid: "u" }, spec }).metadata, { name: "x" });
+    assert.deepStrictEqual(
+      cleanCrd({ metadata: { name: "x", annotations: { "pulumi.com/patchForce": "true" } }, spec }).metadata,
+      { name: "x" },
+    );
+    assert.deepStrictEqual(cleanCrd({ spec }), {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: {},
+      spec,
+    });
+  });
+
+  it("crdFromYaml: the named CRD of a stream, skipping empty documents, other kinds and other CRDs; exact messages", () => {
+    const crd = (name: string) =>
+      `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: ${name}\nspec:\n  group: ${name}\n`;
+    const stream = [
+      "---\n",
+      "kind: ConfigMap\nmetadata:\n  name: irisclusters.intersystems.com\n",
+      "kind: CustomResourceDefinition\n",
+      crd("other.example.com"),
+      crd(IRISCLUSTER_CRD),
+    ].join("---\n");
+    assert.deepStrictEqual(crdFromYaml(stream, IRISCLUSTER_CRD, "f").spec, { group: IRISCLUSTER_CRD });
+    assert.throws(() => crdFromYaml(crd("other.example.com"), IRISCLUSTER_CRD, "f"), {
+      message: `f holds no CustomResourceDefinition named ${IRISCLUSTER_CRD}; export it with \`kubectl get crd ${IRISCLUSTER_CRD} -o yaml\``,
+    });
+    assert.throws(
+      () => crdFromYaml("a: [\n", IRISCLUSTER_CRD, "f"),
+      (e: Error) =>
+        e.message.startsWith("f is not valid YAML (") &&
+        e.message.endsWith(`); pass a CRD manifest such as \`kubectl get crd ${IRISCLUSTER_CRD} -o yaml\` writes`),
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-crd-"));
+    try {
+      const file = path.join(dir, "crd.yaml");
+      fs.writeFileSync(file, crd("other.example.com"));
+      assert.throws(() => loadCrdManifest(file, IRISCLUSTER_CRD, "k"), {
+        message: `k ("${file}") holds no CustomResourceDefinition named ${IRISCLUSTER_CRD}; export it with \`kubectl get crd ${IRISCLUSTER_CRD} -o yaml\``,
+      });
+      assert.throws(() => loadCrdManifest(dir, IRISCLUSTER_CRD, "k"), {
+        message: `k: cannot read CRD manifest "${dir}" (EISDIR); point it at a readable YAML file holding ${IRISCLUSTER_CRD}`,
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
