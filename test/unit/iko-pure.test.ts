@@ -215,6 +215,51 @@ describe("IKO post-renderer", () => {
       /no Deployment with a container named "manager" in the chart output; is this the IKO chart/,
     );
   });
+  it("patches only a Deployment, skips empty documents, and copes with a bare container and odd fields", () => {
+    const op = (extra: Record<string, unknown> = {}) => ({ name: "operator", image: "iko:1", ...extra });
+    const stream = [
+      "---\n",
+      YAML.stringify({ kind: "StatefulSet", spec: { template: { spec: { containers: [op()] } } } }),
+      YAML.stringify({
+        kind: "Deployment",
+        spec: {
+          template: {
+            metadata: { annotations: "not-a-map" },
+            spec: { volumes: "not-a-list", containers: [op({ args: "--kubeconfig=/x", volumeMounts: {} })] },
+          },
+        },
+      }),
+    ].join("---\n");
+    const docs = YAML.parseAllDocuments(patchOperatorManifest(stream, PATCH)).map((d) => d.toJS());
+    assert.strictEqual(docs.length, 2, "the empty document is dropped, not written as null");
+    assert.deepStrictEqual(docs[0], { kind: "StatefulSet", spec: { template: { spec: { containers: [op()] } } } });
+    assert.deepStrictEqual(docs[1].spec.template, {
+      metadata: { annotations: { [CHECKSUM_ANNOTATION]: "0123456789abcdef" } },
+      spec: {
+        volumes: [
+          {
+            name: VOLUME_NAME,
+            secret: { secretName: "work-kubeconfig", items: [{ key: "config", path: "config" }], defaultMode: 0o440 },
+          },
+        ],
+        containers: [
+          op({
+            args: ["--kubeconfig=/airgap/.kube/config"],
+            volumeMounts: [{ name: VOLUME_NAME, mountPath: "/airgap/.kube", readOnly: true }],
+          }),
+        ],
+      },
+    });
+    assert.throws(
+      () => patchOperatorManifest(YAML.stringify({ kind: "Deployment", spec: { template: { spec: {} } } }), PATCH),
+      /no Deployment with a container named "operator"/,
+      "a Deployment without containers is not the operator's",
+    );
+    assert.throws(
+      () => patchOperatorManifest("a: [\n", PATCH),
+      /^Error: post-render: the chart rendered invalid YAML: /,
+    );
+  });
   it("checksums kubeconfigs without revealing them", () => {
     assert.strictEqual(kubeconfigChecksum("a"), "ca978112ca1bbdca");
     assert.notStrictEqual(kubeconfigChecksum("a"), kubeconfigChecksum("b"));
