@@ -876,6 +876,35 @@ describe("component args: the constructor and the stack config report the same p
     );
   });
 
+  it("IkoHomeOperator remote: the Secret key's and the mount path's bounds, each message exact", () => {
+    const remote = (r: Record<string, unknown>) =>
+      checkIkoHomeOperatorArgs({ chart: { path: CHART }, remote: { crdFromCluster: true, ...r } });
+    const KEY = "is not a valid Secret key; use letters, digits, '-', '_' and '.', e.g. \"config\"";
+    for (const good of ["config", "k".repeat(253), "a.b_c-D9"])
+      assert.deepStrictEqual(remote({ secretKey: good }), [], good.slice(0, 20));
+    for (const bad of ["k".repeat(254), "", "a/b", "a b"])
+      assert.deepStrictEqual(remote({ secretKey: bad }), [["remote.secretKey", bad, KEY]], bad.slice(0, 20));
+    const PATH = "must be an absolute file path below a folder, without quotes or spaces, e.g. /airgap/.kube/config";
+    for (const good of ["/airgap/.kube/config", "/a/b", "/a//b"])
+      assert.deepStrictEqual(remote({ kubeconfigPath: good }), [], good);
+    for (const bad of ["/config", "airgap/config", "/airgap/.kube/", "/a/b c", "/a/'b'", "/a/b\\c", "x/a/b", "/a/b\n"])
+      assert.deepStrictEqual(remote({ kubeconfigPath: bad }), [["remote.kubeconfigPath", bad, PATH]], bad);
+    assert.deepStrictEqual(remote({ secretName: "Work_Kubeconfig" }), [
+      [
+        "remote.secretName",
+        "Work_Kubeconfig",
+        "is not a DNS-1123 subdomain; use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit",
+      ],
+    ]);
+    assert.deepStrictEqual(remote({ crdFromCluster: undefined }), [
+      [
+        "remote.crdManifestPath",
+        undefined,
+        "is required for a remote operator; export the CRD with `kubectl get crd irisclusters.intersystems.com -o yaml > ikocrds.yaml`, or copy it from a cluster that has it",
+      ],
+    ]);
+  });
+
   it("the config shows the value it was given (text) and keeps one problem per key", () => {
     assert.deepStrictEqual(configProblems({ ...wfh(), home: { name: "ikohome", workers: "50" } }), [
       'iko-plus:home.workers: "50" must be a whole number from 0 to 20',
