@@ -206,6 +206,35 @@ describe("components under mocks", () => {
     const airRel = one(since(n), "kubernetes:helm.sh/v3:Release", "air-cni-cilium");
     assert.strictEqual(airRel.inputs.chart, "./charts/cilium-1.18.0.tgz");
     assert.strictEqual(airRel.inputs.repositoryOpts, undefined);
+    assert.strictEqual(rel.inputs.timeout, 600, "the release waits 600 s by default");
+    assert.ok(
+      probe.dependencies.some((d) => d.endsWith("::ikohome-cni-cilium")),
+      "the probe after the release",
+    );
+    // The options: a timeout, a probe image from a mirror, and more to wait for.
+    const gate = new KindCluster("gate", {});
+    const tuned = new CiliumCni("tuned-cni", {
+      cluster: kind,
+      clusterId: 10,
+      timeoutSeconds: 120,
+      probeImage: "mirror.local/pause:3.10",
+      dependsOn: [gate],
+    });
+    await settle(tuned, tuned.release, tuned.probe);
+    const tunedRel = one(since(n), "kubernetes:helm.sh/v3:Release", "tuned-cni-cilium");
+    assert.strictEqual(tunedRel.inputs.timeout, 120);
+    assert.ok(
+      tunedRel.dependencies.some((d) => d.endsWith("::gate-kind")),
+      "the release waits for what it is given (a component: its resources)",
+    );
+    assert.deepStrictEqual(
+      (
+        one(since(n), "kubernetes:apps/v1:DaemonSet", "tuned-cni-probe").inputs as {
+          spec: { template: { spec: { containers: { image: string }[] } } };
+        }
+      ).spec.template.spec.containers.map((c) => c.image),
+      ["mirror.local/pause:3.10"],
+    );
   });
 
   it("IkoHomeOperator remote: SA identity on work, secret kubeconfig on home, webhooks off, post-renderer, CRD on work", async () => {
