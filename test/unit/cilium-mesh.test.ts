@@ -5,6 +5,7 @@
  * CA key and the client keys, and how a member's CiliumCni takes its values).
  */
 import * as assert from "assert";
+import * as forge from "node-forge";
 import * as crypto from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { Registered, installMocks, one, resolve, settle, unwrapSecret } from "./mocks";
@@ -283,8 +284,32 @@ describe("unit: ClusterMesh values (against the real chart), certificates, Secre
         `${kind}: serverAuth and clientAuth`,
       );
       assert.strictEqual(new Date(x.validTo).getTime(), now.getTime() + 30 * 86_400_000);
+      assert.strictEqual(
+        new Date(x.validFrom).getTime(),
+        now.getTime() - 5 * 60_000,
+        `${kind}: valid from 5 min before`,
+      );
       assert.match(certs[kind].keyPem, /^-----BEGIN PRIVATE KEY-----/);
+      assert.match(x.serialNumber, /^[1-7][0-9A-F]{31}$/, `${kind}: a positive 128-bit serial`);
+      const f = forge.pki.certificateFromPem(certs[kind].certPem);
+      const ext = (name: string) => f.getExtension(name) as Record<string, unknown>;
+      assert.deepStrictEqual(
+        [ext("basicConstraints").cA, ext("basicConstraints").critical],
+        [false, true],
+        `${kind}: not a CA, critical`,
+      );
+      const usage = ext("keyUsage");
+      assert.deepStrictEqual(
+        [usage.critical, usage.digitalSignature, usage.keyEncipherment, usage.keyCertSign, usage.cRLSign],
+        [true, true, true, false, false],
+        `${kind}: digitalSignature and keyEncipherment only, critical`,
+      );
     }
+    assert.strictEqual(
+      new Set(Object.values(certs).map((c) => new crypto.X509Certificate(c.certPem).serialNumber)).size,
+      4,
+      "each certificate its own serial",
+    );
     assert.strictEqual(
       new crypto.X509Certificate(certs.server.certPem).subjectAltName,
       "DNS:clustermesh-apiserver.cilium.io, DNS:*.mesh.cilium.io, DNS:clustermesh-apiserver.kube-system.svc, DNS:mesh-a-control-plane, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1",
