@@ -470,6 +470,26 @@ describe("components under mocks", () => {
       one(since(n), "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition", "mirror-crd").provider,
       await providerUrn(dst.provider),
     );
+    // What else the read waits for (e.g. the operator that creates the CRD on the source).
+    const after = new KindCluster("src-after", {});
+    const waiting = new CrdMirror("mirror-after", { target: dst, sourceCluster: src, sourceDependsOn: [after] });
+    await settle(waiting, waiting.crd);
+    const waitingRead = since(n).find((r) => r.name === "mirror-after-source");
+    assert.ok(
+      waitingRead?.dependencies.some((d) => d.endsWith("::src-after-kind")),
+      "the read waits for sourceDependsOn",
+    );
+    // A manifest that exists but holds no such CRD: one message naming the component and the file.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-crd-mirror-"));
+    try {
+      const other = path.join(dir, "other.yaml");
+      fs.writeFileSync(other, "kind: ConfigMap\n");
+      assert.throws(() => new CrdMirror("wrong-file", { target: dst, manifestPath: other }), {
+        message: `CrdMirror "wrong-file" manifestPath ("${other}") holds no CustomResourceDefinition named irisclusters.intersystems.com; export it with \`kubectl get crd irisclusters.intersystems.com -o yaml\``,
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     assert.throws(() => new CrdMirror("bad", { target: dst }), {
       message:
         'CrdMirror "bad": manifestPath: (not set) is required unless sourceCluster is given; give exactly one of manifestPath and sourceCluster',

@@ -83,6 +83,7 @@ describe("IKO values", () => {
   });
   it("leaves the chart's defaults alone in local mode and maps image, pull secrets, log level", () => {
     assert.deepStrictEqual(ikoValues({ remote: false }), {});
+    assert.deepStrictEqual(ikoValues({ remote: false, imagePullSecrets: [] }), {}, "no pull secrets: the chart's");
     assert.deepStrictEqual(
       ikoValues({
         remote: false,
