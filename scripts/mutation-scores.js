@@ -279,6 +279,13 @@ function keep(report, out, commit) {
   };
   const completed = completeReport(readDated(report, root).report, Object.values(mutatedSources(root)).flat(), read);
   const record = compactReport(completed, { date: new Date().toISOString(), commit });
+  if (Object.keys(record.files).length === 0) {
+    console.error(
+      `mutation-scores: the run mutated no file (globs ${JSON.stringify(record.mutate)}); no record kept. ` +
+        "Give several folders as one comma-separated --mutate; Stryker does not expand {a,b}",
+    );
+    process.exit(1);
+  }
   fs.writeFileSync(out, `${JSON.stringify(record, null, 1)}\n`);
 }
 

@@ -1,5 +1,6 @@
 // Unit (pure): how scripts/mutation-scores.js adds up Stryker reports of partial runs.
 import * as assert from "assert";
+import { spawnSync } from "child_process";
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
@@ -71,6 +72,7 @@ const scores = require("../../scripts/mutation-scores.js") as {
   ) => { files: Record<string, { source?: string; mutants: { status: string }[] }> };
 };
 
+const REPO = path.join(__dirname, "..", "..");
 const mutants = (...statuses: string[]) => statuses.map((status) => ({ status }));
 
 describe("mutation scores across partial runs (scripts/mutation-scores.js)", () => {
@@ -271,6 +273,31 @@ describe("mutation scores across partial runs (scripts/mutation-scores.js)", () 
         scores.latestResults(reports, () => "x3"),
         { files: [], stale: ["a/x.ts"] },
       );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("--keep refuses a run that mutated no file (brace globs Stryker does not expand) and keeps no record", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-mutation-keep-"));
+    try {
+      const report = path.join(dir, "mutation.json");
+      fs.writeFileSync(
+        report,
+        JSON.stringify({ files: {}, config: { mutate: ["components/{kind", "iris}/**/*.ts"] } }),
+      );
+      const out = path.join(dir, "record.json");
+      const res = spawnSync(
+        process.execPath,
+        [path.join(REPO, "scripts/mutation-scores.js"), "--keep", report, out, "abc"],
+        {
+          cwd: REPO,
+          encoding: "utf8",
+        },
+      );
+      assert.strictEqual(res.status, 1);
+      assert.match(res.stderr, /the run mutated no file .*Stryker does not expand \{a,b\}/);
+      assert.ok(!fs.existsSync(out), "no record written");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
