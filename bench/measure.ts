@@ -2,8 +2,10 @@
  * How the benchmarks measure on a shared, noisy machine: each sample records wall time beside the
  * CPU the measured side used (this process and the children it waited for, e.g. `pulumi` and its
  * plugins, or `kubectl`), the CPU the lab's servers used (kube-apiservers, Karmada), the CPU the
- * rest of the machine used meanwhile, and the load average. A reader can then tell a change of
- * the code (CPU moves) from a busy machine (others' CPU and load move, wall time with them).
+ * rest of the machine used meanwhile, the CPU the hypervisor took from this machine (steal), and
+ * the load average. A reader can then tell a change of the code (CPU moves) from a busy machine
+ * (others' CPU, steal and load move, wall time with them). `loopMs` times a fixed piece of work,
+ * so runs on different days can be compared for the machine's own speed.
  * The summaries (min/median/max) and the ratio formatting are pure and tested.
  */
 import * as fs from "fs";
@@ -18,6 +20,8 @@ export interface Sample {
   labCpu: number;
   /** CPU the rest of the machine used during the run (all busy CPU minus the two above). */
   othersCpu: number;
+  /** CPU time the hypervisor gave to other machines while this one had work (/proc/stat steal). */
+  stolen: number;
   /** 1-minute load average at the end of the run. */
   load: number;
 }
@@ -44,10 +48,27 @@ export function formatSpread(xs: number[], digits = 2): string {
   return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 }
 
-/** The columns of one measured row: wall, own CPU, lab CPU, others' CPU, load, each as `formatSpread`. */
+/** The headings of the columns `sampleColumns` gives, after the row's name. */
+export const SAMPLE_HEADINGS = [
+  "wall s",
+  "own CPU s",
+  "lab servers' CPU s",
+  "others' CPU s",
+  "stolen by the host s",
+  "load (1 min)",
+] as const;
+
+/** The columns of one measured row: wall, own CPU, lab CPU, others' CPU, steal, load, each as `formatSpread`. */
 export function sampleColumns(samples: Sample[]): string[] {
   const col = (f: (s: Sample) => number, d = 2) => formatSpread(samples.map(f), d);
-  return [col((s) => s.wall), col((s) => s.cpu), col((s) => s.labCpu), col((s) => s.othersCpu), col((s) => s.load)];
+  return [
+    col((s) => s.wall),
+    col((s) => s.cpu),
+    col((s) => s.labCpu),
+    col((s) => s.othersCpu),
+    col((s) => s.stolen),
+    col((s) => s.load),
+  ];
 }
 
 /** Ratio of two sides' medians of a field. */
@@ -57,13 +78,38 @@ export function medianRatio(top: Sample[], bottom: Sample[], field: keyof Sample
 
 const TICKS = 100; // USER_HZ on Linux
 
-/** Busy CPU seconds of the whole machine so far (/proc/stat: all but idle and iowait). */
-export function machineBusySeconds(stat = fs.readFileSync("/proc/stat", "utf8")): number {
+function machineCpuFields(stat: string): number[] {
   const cpu = stat.split("\n").find((l) => l.startsWith("cpu "));
   if (!cpu) throw new Error("/proc/stat has no cpu line");
-  const f = cpu.trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = f;
-  return (user + nice + system + irq + softirq + (steal ?? 0)) / TICKS;
+  return cpu.trim().split(/\s+/).slice(1).map(Number);
+}
+
+/** CPU seconds this machine's processors ran work so far (/proc/stat: all but idle, iowait and steal). */
+export function machineBusySeconds(stat = fs.readFileSync("/proc/stat", "utf8")): number {
+  const [user, nice, system, , , irq, softirq] = machineCpuFields(stat);
+  return (user + nice + system + irq + softirq) / TICKS;
+}
+
+/** CPU seconds the hypervisor took from this machine so far (/proc/stat's steal; 0 where not given). */
+export function machineStealSeconds(stat = fs.readFileSync("/proc/stat", "utf8")): number {
+  return (machineCpuFields(stat)[7] ?? 0) / TICKS;
+}
+
+/**
+ * Milliseconds one thread takes for a fixed piece of integer work (`iterations` xorshift steps):
+ * the machine's own speed, printed beside the figures so runs on different days can be compared.
+ */
+export function loopMs(iterations = 100_000_000): number {
+  const t0 = process.hrtime.bigint();
+  let x = 2463534242;
+  for (let i = 0; i < iterations; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+  }
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (x === 0) throw new Error("xorshift reached 0"); // never: uses x so the loop is not optimised away
+  return ms;
 }
 
 /** CPU seconds of this process plus the children it has waited for (/proc/self/stat utime..cstime). */
@@ -94,6 +140,7 @@ export function processesCpuSeconds(marker: string): number {
 /** Runs `fn` and measures it; `labMarker` names the lab folder whose servers are counted apart. */
 export async function measure<T>(labMarker: string, fn: () => Promise<T>): Promise<{ sample: Sample; value: T }> {
   const busy0 = machineBusySeconds();
+  const steal0 = machineStealSeconds();
   const own0 = ownCpuSeconds();
   const lab0 = processesCpuSeconds(labMarker);
   const t0 = process.hrtime.bigint();
@@ -102,5 +149,6 @@ export async function measure<T>(labMarker: string, fn: () => Promise<T>): Promi
   const cpu = ownCpuSeconds() - own0;
   const labCpu = Math.max(0, processesCpuSeconds(labMarker) - lab0);
   const othersCpu = Math.max(0, machineBusySeconds() - busy0 - cpu - labCpu);
-  return { sample: { wall, cpu, labCpu, othersCpu, load: os.loadavg()[0] }, value };
+  const stolen = machineStealSeconds() - steal0;
+  return { sample: { wall, cpu, labCpu, othersCpu, stolen, load: os.loadavg()[0] }, value };
 }

@@ -26,7 +26,7 @@ import { kindKaminoBench } from "./kind-kamino";
 import { kindThreeClusterMemory } from "./kind-three";
 import { kindWfhBench } from "./kind-wfh";
 import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
-import { Sample, formatSpread, measure, median, medianRatio, sampleColumns } from "./measure";
+import { SAMPLE_HEADINGS, Sample, formatSpread, loopMs, measure, median, medianRatio, sampleColumns } from "./measure";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script, typed by its JSDoc
 const { ensureProgramBuild } = require("../scripts/program-build") as {
@@ -57,6 +57,8 @@ async function evalRun(members: number, iris: number): Promise<{ ms: number; sam
 async function main(): Promise<void> {
   const rows: string[][] = [];
   const results: [string, string][] = [];
+  // The machine's own speed (a fixed loop, one thread), before and after the figures.
+  const loops = [loopMs(), loopMs(), loopMs()];
   // Each row is also logged when measured, so a run cut short still shows what it measured.
   const row = (what: string, samples: Sample[]) => {
     rows.push([what, ...sampleColumns(samples)]);
@@ -150,7 +152,7 @@ async function main(): Promise<void> {
     );
     results.push([`noop_preview_vs_up_${hi}`, fmt(medianRatio(noops.get(hi) as Sample[], upsOf(hi)))]);
     const bytesOf = (n: number) => median(bytes.get(n) as number[]);
-    rows.push([`state (checkpoint bytes), ${lo} / ${hi} members`, `${bytesOf(lo)} / ${bytesOf(hi)}`, "", "", "", ""]);
+    rows.push([`state (checkpoint bytes), ${lo} / ${hi} members`, `${bytesOf(lo)} / ${bytesOf(hi)}`]);
     results.push(["state_bytes_per_member", String(Math.round((bytesOf(hi) - bytesOf(lo)) / (hi - lo)))]);
 
     // 3. Program cost under mocks: a 50-member, 20-IrisCluster fleet against a 5-member, 2-IrisCluster
@@ -191,18 +193,10 @@ async function main(): Promise<void> {
     rows.push([
       "recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster), wall s",
       formatSpread(kind.recipe),
-      "",
-      "",
-      "",
-      "",
     ]);
     rows.push([
       "`pulumi up` of the wfh stack on real kind, until the IrisCluster is reconciled, wall s",
       formatSpread(kind.up),
-      "",
-      "",
-      "",
-      "",
     ]);
     results.push(["kind_wfh_up_vs_recipe", fmt(median(kind.up) / median(kind.recipe))]);
   } else if (only !== "kamino") {
@@ -217,31 +211,16 @@ async function main(): Promise<void> {
     rows.push([
       "Kamino recipe on real kind (2 × kind create, IKO × 2, helm install karmada, kubeconfig edit, CRD, karmadactl join, IrisCluster + policy), wall s",
       formatSpread(k.recipe),
-      "",
-      "",
-      "",
-      "",
     ]);
     rows.push([
       "`pulumi up` of the fleet stack (Helm mode) on real kind, until the IrisCluster is reconciled on the member, wall s",
       formatSpread(k.up),
-      "",
-      "",
-      "",
-      "",
     ]);
     results.push(["kind_kamino_up_vs_recipe", fmt(median(k.up) / median(k.recipe))]);
     // 6. The three-cluster setup's memory (host, a Push and a Pull member), once.
     const three = await kindThreeClusterMemory(log);
     for (const n of three.nodes)
-      rows.push([
-        `memory of ${n.name} in the three-cluster setup, MiB (docker stats)`,
-        n.mib.toFixed(0),
-        "",
-        "",
-        "",
-        "",
-      ]);
+      rows.push([`memory of ${n.name} in the three-cluster setup, MiB (docker stats)`, n.mib.toFixed(0)]);
     results.push(["kind_kamino_three_cluster_memory_mib", three.totalMib.toFixed(0)]);
   } else {
     log(
@@ -255,11 +234,15 @@ async function main(): Promise<void> {
     .join(", ");
   console.log(
     `Benchmarks on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
-      `${RUNS} runs per figure, sides interleaved; load average at the end ${load}. Each cell: median (min–max).\n`,
+      `${RUNS} runs per figure, sides interleaved; load average at the end ${load}; a fixed loop took ${formatSpread(loops, 0)} ms ` +
+      `(one thread, before and after). Each cell: median (min–max).\n`,
   );
-  console.log("| what | wall s | own CPU s | lab servers' CPU s | others' CPU s | load (1 min) |");
-  console.log("|---|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+  loops.push(loopMs(), loopMs(), loopMs());
+  results.push(["machine_loop_ms", String(Math.round(median(loops)))]);
+  const headings = ["what", ...SAMPLE_HEADINGS];
+  console.log(`| ${headings.join(" | ")} |`);
+  console.log(`|${headings.map(() => "---|").join("")}`);
+  for (const r of rows) console.log(`| ${[...r, ...Array(headings.length - r.length).fill("")].join(" | ")} |`);
   console.log("");
   for (const [k, v] of results) console.log(`RESULT ${k} ${v}`);
 }

@@ -1,7 +1,9 @@
 import * as assert from "assert";
 import {
   formatSpread,
+  loopMs,
   machineBusySeconds,
+  machineStealSeconds,
   median,
   medianRatio,
   ownCpuSeconds,
@@ -10,7 +12,7 @@ import {
 } from "../../bench/measure";
 import { memUsageMib } from "../../bench/kind-three";
 
-const sample = (wall: number, cpu = 1) => ({ wall, cpu, labCpu: 0.5, othersCpu: 0.25, load: 1.5 });
+const sample = (wall: number, cpu = 1) => ({ wall, cpu, labCpu: 0.5, othersCpu: 0.25, stolen: 0.125, load: 1.5 });
 
 describe("bench: measuring on a noisy machine (pure)", () => {
   it("median, spread and their formatting: odd and even counts, unsorted input left alone", () => {
@@ -34,17 +36,30 @@ describe("bench: measuring on a noisy machine (pure)", () => {
       "1.00 (1.00–1.00)",
       "0.50 (0.50–0.50)",
       "0.25 (0.25–0.25)",
+      "0.13 (0.13–0.13)",
       "1.50 (1.50–1.50)",
     ]);
   });
 
-  it("reads busy CPU from /proc/stat (idle and iowait left out) and own CPU from /proc/self/stat (children waited for included)", () => {
+  it("reads busy CPU from /proc/stat (idle, iowait and steal left out), steal apart, and own CPU from /proc/self/stat (children waited for included)", () => {
     // user nice system idle iowait irq softirq steal
-    assert.strictEqual(machineBusySeconds("cpu  1000 50 200 9000 300 10 40 0 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n"), 13);
+    const procStat = "cpu  1000 50 200 9000 300 10 40 700 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n";
+    assert.strictEqual(machineBusySeconds(procStat), 13);
+    assert.strictEqual(machineStealSeconds(procStat), 7);
+    assert.strictEqual(machineStealSeconds("cpu  1000 50 200 9000 300 10 40\n"), 0, "an old kernel gives no steal");
+    assert.throws(() => machineStealSeconds("intr 1 2\n"), /\/proc\/stat has no cpu line/);
     // pid (comm with spaces) state ppid ... utime=14th, stime=15th, cutime=16th, cstime=17th field
     const stat = "4242 (node bench) S 1 2 3 4 5 6 7 8 9 10 150 50 300 100 20 0 1 0 5 6 7";
     assert.strictEqual(ownCpuSeconds(stat), 6);
     assert.ok(ownCpuSeconds() > 0, "this process has used some CPU");
+  });
+});
+
+describe("bench: the machine's own speed (a real loop)", () => {
+  it("times the work it is given: a hundred times the iterations takes longer", () => {
+    const small = loopMs(100_000);
+    const big = loopMs(10_000_000);
+    assert.ok(small > 0 && big > small, `loopMs(1e5) ${small} ms, loopMs(1e7) ${big} ms`);
   });
 });
 
