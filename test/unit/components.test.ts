@@ -29,7 +29,7 @@ import { IkoHomeOperator, CrdMirror } from "../../components/iko";
 import { KindCluster } from "../../components/kind";
 import { validateWfhConfig, wfhStack } from "../../stacks";
 import { declareCluster } from "../../stacks/clusters";
-import { mirrorNodeFiles } from "../../components/kind";
+import { DEFAULT_READY_TIMEOUT_SECONDS, mirrorNodeFiles } from "../../components/kind";
 
 const CHART = path.resolve(__dirname, "../fixtures/iko-chart/iris-operator");
 const CRD = path.resolve(__dirname, "../fixtures/crds/irisclusters.intersystems.com.yaml");
@@ -80,6 +80,11 @@ describe("components under mocks", () => {
     assert.strictEqual(dyn.inputs.name, "ikowork");
     assert.strictEqual(dyn.inputs.configYaml, kind.configYaml);
     assert.strictEqual(dyn.parent, await urnOf(kind));
+    // Unset commands and timeout become the documented defaults, so the provider never sees an empty command.
+    assert.strictEqual(dyn.inputs.kindCommand, "kind");
+    assert.strictEqual(dyn.inputs.dockerCommand, "docker");
+    assert.strictEqual(dyn.inputs.readyTimeoutSeconds, DEFAULT_READY_TIMEOUT_SECONDS);
+    assert.deepStrictEqual(await resolve(kind.caData), { value: FAKE_CA, secret: false });
     const kc = await resolve(kind.kubeconfig);
     assert.ok(kc.secret, "kubeconfig is secret");
     assert.ok((await resolve(kind.peerKubeconfig)).secret, "peerKubeconfig is secret");
@@ -89,6 +94,23 @@ describe("components under mocks", () => {
     assert.strictEqual(prov.parent, await urnOf(kind));
     assert.strictEqual(prov.inputs.clusterIdentifier, "ikowork");
     assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret, "the provider gets the kubeconfig as a secret");
+  });
+
+  it("KindCluster: given commands, a timeout and a cluster name, the dynamic resource gets exactly those", async () => {
+    const n = registered.length;
+    const kind = new KindCluster("given", {
+      clusterName: "given-name",
+      kindCommand: "/opt/kind/bin/kind",
+      dockerCommand: "/usr/bin/podman",
+      readyTimeoutSeconds: 42,
+    });
+    await settle(kind, kind.provider);
+    const dyn = one(since(n), "pulumi-nodejs:dynamic/kind:Cluster", "given-kind");
+    assert.strictEqual(dyn.inputs.name, "given-name");
+    assert.strictEqual(dyn.inputs.kindCommand, "/opt/kind/bin/kind");
+    assert.strictEqual(dyn.inputs.dockerCommand, "/usr/bin/podman");
+    assert.strictEqual(dyn.inputs.readyTimeoutSeconds, 42);
+    assert.strictEqual((await resolve(kind.peerEndpoint)).value, "https://given-name-control-plane:6443");
   });
 
   it("ExistingCluster: from a file (its provider gets the path) or contents (as a secret), with the same handle shape; a missing file is one clear error", async () => {

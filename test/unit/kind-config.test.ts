@@ -52,6 +52,13 @@ describe("kind config", () => {
     );
   });
 
+  it("an empty extraPortMappings list writes no extraPortMappings key", () => {
+    assert.deepStrictEqual(kindConfig({ extraPortMappings: [] }).nodes[0], {
+      role: "control-plane",
+      image: DEFAULT_NODE_IMAGE,
+    });
+  });
+
   it("leaves kind's defaults out", () => {
     const c = kindConfig({ workers: 0, disableDefaultCNI: false, kubeProxyMode: "iptables" });
     assert.deepStrictEqual(c, {

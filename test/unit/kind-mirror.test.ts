@@ -101,10 +101,9 @@ describe("kind registry mirror (pure, unit)", () => {
         ],
       ],
     );
-    assert.deepStrictEqual(
-      checkRegistryMirror({ endpoint: "http://r", registries: [] }).map((p) => p[0]),
-      ["registries"],
-    );
+    assert.deepStrictEqual(checkRegistryMirror({ endpoint: "http://r", registries: [] }), [
+      ["registries", [], 'is empty; list the registries to mirror, e.g. ["docker.io"], or leave it out'],
+    ]);
   });
 
   it("KindCluster's own check prefixes the mirror's problems and checks the timeout", () => {
@@ -133,6 +132,8 @@ describe("kind registry mirror (pure, unit)", () => {
       "m/containers.intersystems.com/intersystems/iris-community:2025.1",
     );
     assert.strictEqual(mirroredImageRef("localhost:5000/x:1", "m"), "m/localhost:5000/x:1");
+    // "localhost" without a port is a registry too, as Docker reads it.
+    assert.strictEqual(mirroredImageRef("localhost/x:1", "m"), "m/localhost/x:1");
   });
 });
 
@@ -241,6 +242,13 @@ describe("kind node readiness and create failures (pure, unit)", () => {
         undefined,
       ),
       /a host port of extraPortMappings is already in use/,
+    );
+  });
+
+  it("createFailureMessage without an ERROR: line quotes the last three lines of kind's output, no more", () => {
+    assert.strictEqual(
+      createFailureMessage("w", "one\n two \n\nthree\nfour\nfive\n", undefined),
+      'kind cluster "w": kind create cluster --name w failed: three four five',
     );
   });
 

@@ -28,6 +28,7 @@ describe("KindClusterProvider against the stand-in kind", () => {
     state = fs.mkdtempSync(path.join(os.tmpdir(), "kind-standin-state-"));
     process.env.KIND_STANDIN_STATE = state;
     delete process.env.KIND_STANDIN_FAIL_CREATE;
+    delete process.env.KIND_STANDIN_FAIL_ON;
     delete process.env.DOCKER_STANDIN_DOWN;
     delete process.env.DOCKER_STANDIN_NOT_READY;
     delete process.env.DOCKER_STANDIN_KUBELET_LOG;
@@ -137,6 +138,39 @@ describe("KindClusterProvider against the stand-in kind", () => {
       /is the Docker engine running\?\): Cannot connect to the Docker daemon at unix:\/\/\/var\/run\/docker\.sock\. Is the docker daemon running\?; kind clusters need a Docker engine/,
     );
     assert.ok(!fs.existsSync(path.join(state, "args.log")), "kind must not run when docker is down");
+  });
+
+  it("a kind that is a file but not executable gets the same install hint as a missing one", async () => {
+    const notExecutable = path.join(state, "kind");
+    fs.writeFileSync(notExecutable, "#!/bin/sh\n", { mode: 0o644 });
+    await assert.rejects(
+      provider.create({ ...inputs, kindCommand: notExecutable }),
+      new RegExp(`^Error: kind: "${notExecutable}" was not found or is not executable\\. Install kind v0\\.30\\.0`),
+    );
+  });
+
+  it("names the kind command that failed, with kind's own error, on read, delete and a failed version check", async () => {
+    const created = (await provider.create(inputs)).outs as KindClusterState;
+    process.env.KIND_STANDIN_FAIL_ON = "get clusters";
+    await assert.rejects(
+      provider.read("ikowork", created),
+      /^Error: kind get clusters failed: ERROR: stand-in failure of get clusters$/,
+    );
+    process.env.KIND_STANDIN_FAIL_ON = "get kubeconfig";
+    await assert.rejects(
+      provider.read("ikowork", created),
+      /^Error: kind get kubeconfig --name ikowork failed: ERROR: stand-in failure of get kubeconfig$/,
+    );
+    process.env.KIND_STANDIN_FAIL_ON = "delete cluster";
+    await assert.rejects(
+      provider.delete("ikowork", created),
+      /^Error: kind delete cluster --name ikowork failed: ERROR: stand-in failure of delete cluster$/,
+    );
+    process.env.KIND_STANDIN_FAIL_ON = "version ";
+    await assert.rejects(
+      provider.create({ ...inputs, name: "other" }),
+      new RegExp(`^Error: kind: "${inputs.kindCommand} version" failed: ERROR: stand-in failure of version`),
+    );
   });
 
   it("surfaces kind's own error on a failed create and leaves no temp folder", async () => {
