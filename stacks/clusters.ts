@@ -2,12 +2,12 @@
  * Turns a validated cluster config into a cluster handle (kind or existing), with its CNI.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CiliumCni, ClusterMesh, KIND_DEFAULT_POD_SUBNET, MeshCniArgs } from "../components/cilium";
+import { CiliumCni, ClusterMesh, MeshCniArgs } from "../components/cilium";
 import { ClusterHandle, ExistingCluster } from "../components/cluster";
 import { GkeCluster } from "../components/gcp";
 import { KindCluster, RegistryMirror } from "../components/kind";
 import { kindControlPlaneHost } from "../components/names";
-import { ClusterConfig, FleetClusterConfig, MeshConfig } from "./config";
+import { ClusterConfig, FleetClusterConfig, MeshConfig, clusterPodSubnet, replacesKubeProxy } from "./config";
 
 /** Options shared by every cluster of a stack. */
 export interface ClusterEnv {
@@ -44,11 +44,11 @@ export function declareClusters(
         return {
           cluster: bare.get(c.name) as ClusterHandle,
           clusterId: c.cilium.clusterId,
-          podSubnet: c.kind.podSubnet ?? (c.source === "kind" ? KIND_DEFAULT_POD_SUBNET : undefined),
+          podSubnet: clusterPodSubnet(c),
           // A kind cluster's control-plane container, known before it exists (a fresh preview shows it).
           address: m.address ?? (c.source === "kind" ? kindControlPlaneHost(c.name) : undefined),
           nodePort: m.nodePort,
-          kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
+          kubeProxyReplacement: replacesKubeProxy(c),
         };
       }),
     });
@@ -116,7 +116,7 @@ function declareCni(c: StackCluster, handle: ClusterHandle, mesh?: MeshCniArgs):
     chartPath: c.cilium.chartPath,
     moduleImages: c.cilium.moduleImages,
     dropCapabilities: c.cilium.dropCapabilities,
-    kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
+    kubeProxyReplacement: replacesKubeProxy(c),
     clusterMesh: mesh?.clusterMesh,
     dependsOn: mesh?.dependsOn,
   }).handle;

@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import { checkExistingClusterArgs, kubeconfigTextProblem } from "../../components/cluster";
-import { checkCiliumCniArgs, checkClusterMeshMembers } from "../../components/cilium";
+import { KIND_DEFAULT_POD_SUBNET, checkCiliumCniArgs, checkClusterMeshMembers } from "../../components/cilium";
 import { ArgProblem } from "../../components/names";
 import { RegistryMirror, checkKindClusterArgs, checkRegistryMirror } from "../../components/kind";
 import { Raw, Reader, configNumber } from "./read";
@@ -37,6 +37,16 @@ export interface ClusterConfig {
     moduleImages: boolean;
     dropCapabilities: string[];
   };
+}
+
+/** Whether Cilium replaces kube-proxy on this cluster: a kind cluster created without kube-proxy. */
+export function replacesKubeProxy(c: Pick<ClusterConfig, "source" | "kind">): boolean {
+  return c.source === "kind" && c.kind.kubeProxyMode === "none";
+}
+
+/** The cluster's pod subnet: as configured, else kind's default on a kind cluster, else not known. */
+export function clusterPodSubnet(c: Pick<ClusterConfig, "source" | "kind">): string | undefined {
+  return c.kind.podSubnet ?? (c.source === "kind" ? KIND_DEFAULT_POD_SUBNET : undefined);
 }
 
 const CLUSTER_KEYS = [

@@ -3,13 +3,8 @@
  * stack's clusters are meshed, their clustermesh-apiserver NodePorts and addresses, the CA.
  * The rules are ClusterMesh's own (components/cilium/mesh-values.ts), reported under config keys.
  */
-import {
-  CLUSTERMESH_NODE_PORT,
-  KIND_DEFAULT_POD_SUBNET,
-  checkClusterMeshMembers,
-  checkNodePort,
-} from "../../components/cilium";
-import { ClusterConfig, reportMemberProblems } from "./cluster";
+import { CLUSTERMESH_NODE_PORT, checkClusterMeshMembers, checkNodePort } from "../../components/cilium";
+import { ClusterConfig, clusterPodSubnet, replacesKubeProxy, reportMemberProblems } from "./cluster";
 import { Reader, configNumber } from "./read";
 
 export interface MeshMemberConfig {
@@ -102,9 +97,9 @@ export function readMesh(r: Reader, raw: unknown, clusters: ClusterConfig[]): Me
         ref: c.key,
         name: c.name,
         clusterId: c.cilium.clusterId,
-        podSubnet: c.kind.podSubnet ?? (c.source === "kind" ? KIND_DEFAULT_POD_SUBNET : undefined),
+        podSubnet: clusterPodSubnet(c),
         nodePort: members[i].nodePort,
-        kubeProxyReplacement: c.source === "kind" && c.kind.kubeProxyMode === "none",
+        kubeProxyReplacement: replacesKubeProxy(c),
       })),
     ),
     nodePortKeys,

@@ -531,6 +531,8 @@ describe("components under mocks", () => {
           image: "containers.intersystems.com/intersystems/iris-community:2025.1",
           serviceType: "LoadBalancer",
         },
+        { name: "iris-b", namespace: "iris", image: "containers.intersystems.com/intersystems/iris-community:2025.1" },
+        { name: "iris-c", image: "containers.intersystems.com/intersystems/iris-community:2025.1" },
       ],
     });
     const out = wfhStack(cfg, { secrets: {} });
@@ -582,6 +584,18 @@ describe("components under mocks", () => {
         `${r.type}/${r.name} has an explicit provider: ${r.provider}`,
       );
     }
-    assert.deepStrictEqual(out.irisClusters, ["iris/iris-a"]);
+    // One Namespace per namespace the IrisClusters use, none for "default", each named as given.
+    const namespaces = mine.filter((r) => r.type === "kubernetes:core/v1:Namespace" && r.name.startsWith("work-ns-"));
+    assert.deepStrictEqual(
+      namespaces.map((r) => [r.name, r.inputs.metadata]),
+      [["work-ns-iris", { name: "iris" }]],
+    );
+    const inDefault = one(mine, "kubernetes:intersystems.com/v1alpha1:IrisCluster", "iriscluster-default-iris-c");
+    assert.ok(!inDefault.dependencies.some((d) => d.includes("::work-ns-")), "no namespace for default");
+    assert.ok(
+      inDefault.dependencies.some((d) => d.endsWith("::iko-crd-crd")),
+      "but the CRD still",
+    );
+    assert.deepStrictEqual(out.irisClusters, ["iris/iris-a", "iris/iris-b", "default/iris-c"]);
   });
 });

@@ -9,7 +9,7 @@ import * as path from "path";
 import { Registered, installMocks, one, settle } from "./mocks";
 
 const registered: Registered[] = installMocks();
-import { validateConfig, validateWfhConfig, wfhStack } from "../../stacks";
+import { clusterPodSubnet, replacesKubeProxy, validateConfig, validateWfhConfig, wfhStack } from "../../stacks";
 import { duplicateMeshClusters, isCiliumChart } from "../../policy/rules/cilium-mesh";
 import { PolicyResource, UNKNOWN } from "../../policy/rules/values";
 import { clusterMeshValues } from "../../components/cilium";
@@ -240,7 +240,53 @@ describe("unit: policy cilium-mesh-unique-clusters", () => {
   });
 });
 
+describe("unit: a cluster's pod subnet and kube-proxy replacement (pure)", () => {
+  const kind = (kubeProxyMode: "iptables" | "none", podSubnet?: string) => ({ workers: 1, kubeProxyMode, podSubnet });
+  it("a kind cluster without podSubnet has kind's default; an existing one has none known; a given one wins", () => {
+    assert.strictEqual(clusterPodSubnet({ source: "kind", kind: kind("iptables") }), "10.244.0.0/16");
+    assert.strictEqual(clusterPodSubnet({ source: "kubeconfig", kind: kind("iptables") }), undefined);
+    assert.strictEqual(
+      clusterPodSubnet({ source: "kubeconfig", kind: kind("iptables", "10.9.0.0/16") }),
+      "10.9.0.0/16",
+    );
+    assert.strictEqual(clusterPodSubnet({ source: "kind", kind: kind("iptables", "10.8.0.0/16") }), "10.8.0.0/16");
+  });
+  it("Cilium replaces kube-proxy only on a kind cluster created without it", () => {
+    assert.strictEqual(replacesKubeProxy({ source: "kind", kind: kind("none") }), true);
+    assert.strictEqual(replacesKubeProxy({ source: "kind", kind: kind("iptables") }), false);
+    assert.strictEqual(replacesKubeProxy({ source: "kubeconfig", kind: kind("none") }), false);
+  });
+});
+
 describe("unit (mocks): the wfh stack with a mesh", () => {
+  it("a kind cluster without kube-proxy gets Cilium's kube-proxy replacement, the other not; a given mesh address is the peer's", async () => {
+    const n = registered.length;
+    const cfg = validateWfhConfig(
+      wfh({
+        home: { name: "kp-a", podSubnet: "10.245.0.0/16", kubeProxyMode: "none", cilium: { clusterId: 21 } },
+        work: { name: "kp-b", podSubnet: "10.246.0.0/16", cilium: { clusterId: 22 } },
+        mesh: { clusters: ["kp-a", { name: "kp-b", address: "172.18.0.9", nodePort: 32380 }] },
+      }),
+    );
+    wfhStack(cfg, { secrets: {} });
+    await new Promise((r) => setTimeout(r, 1500));
+    await settle();
+    const mine = registered.slice(n);
+    const values = (name: string) =>
+      one(mine, "kubernetes:helm.sh/v3:Release", `${name}-cni-cilium`).inputs.values as Record<string, unknown>;
+    assert.strictEqual(values("kp-a").kubeProxyReplacement, true);
+    assert.strictEqual(values("kp-a").k8sServiceHost, "kp-a-control-plane");
+    assert.strictEqual(values("kp-b").kubeProxyReplacement, undefined);
+    assert.deepStrictEqual(
+      values("kp-a").clustermesh,
+      clusterMeshValues({ nodePort: 32379, peers: [{ name: "kp-b", address: "172.18.0.9", port: 32380 }] }),
+    );
+    assert.deepStrictEqual(
+      values("kp-b").clustermesh,
+      clusterMeshValues({ nodePort: 32380, peers: [{ name: "kp-a", address: "kp-a-control-plane", port: 32379 }] }),
+    );
+  });
+
   it("declares the ClusterMesh between home and work, each Cilium release with the other as its peer, after its Secrets", async () => {
     const n = registered.length;
     const cfg = validateWfhConfig(
