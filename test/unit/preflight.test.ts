@@ -4,8 +4,13 @@
  */
 import * as assert from "assert";
 import * as net from "net";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { ClusterConfig } from "../../stacks/config";
 import {
   EndpointCheck,
+  clusterEndpointChecks,
   deadEndpointProblem,
   endpointProblems,
   probeAddresses,
@@ -96,5 +101,48 @@ describe("pre-flight endpoint checks", () => {
       }),
       [],
     );
+  });
+
+  it("probes only existing clusters: a file by its path, a secret by its key without its value; kind and GKE not", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "iko-preflight-")), "kubeconfig");
+    fs.writeFileSync(file, fakeKubeconfig("from-file", "https://127.0.0.1:7443"));
+    const secretText = fakeKubeconfig("from-secret", "https://10.0.0.1:6443");
+    const cluster = (
+      key: string,
+      source: ClusterConfig["source"],
+      more: Partial<ClusterConfig> = {},
+    ): ClusterConfig => ({
+      key,
+      name: key,
+      source,
+      kind: { workers: 1, kubeProxyMode: "iptables" },
+      cilium: { enabled: false, clusterId: 1, moduleImages: false, dropCapabilities: [] },
+      ...more,
+    });
+    const checks = clusterEndpointChecks(
+      [
+        cluster("home", "kind"),
+        cluster("clusters[1]", "kubeconfig", { kubeconfigPath: file }),
+        cluster("clusters[2]", "gke"),
+        cluster("work", "kubeconfig", { kubeconfigSecretKey: "workKubeconfig" }),
+        cluster("clusters[4]", "kubeconfig", { kubeconfigSecretKey: "notSet" }),
+      ],
+      { workKubeconfig: secretText, notSet: 42 },
+    );
+    assert.deepStrictEqual(checks, [
+      {
+        key: "iko-plus:clusters[1].kubeconfigPath",
+        value: file,
+        secret: false,
+        kubeconfig: fakeKubeconfig("from-file", "https://127.0.0.1:7443"),
+      },
+      { key: "iko-plus:workKubeconfig", value: undefined, secret: true, kubeconfig: secretText },
+    ]);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
+  it("reads an http server without a port as port 80", () => {
+    assert.deepStrictEqual(serverAddress("http://10.0.0.1"), { host: "10.0.0.1", port: 80 });
+    assert.deepStrictEqual(serverAddress("https://[fd00::1]"), { host: "fd00::1", port: 443 });
   });
 });
