@@ -1,6 +1,11 @@
 import * as assert from "assert";
 import {
+  AGGREGATE_LUA,
+  DEPENDENCIES_LUA,
+  HEALTH_LUA,
   IMPERSONATOR,
+  REFLECT_LUA,
+  irisClusterInterpreter,
   KARMADA_CLUSTER_NAMESPACE,
   clusterAffinity,
   clusterObject,
@@ -250,5 +255,63 @@ describe("karmada policies", () => {
         ],
       },
     );
+  });
+});
+
+describe("karmada policies and interpreter: exact objects (pure)", () => {
+  const selector = { apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", name: "iris-a" };
+  it("empty lists and maps in a target or placement write no field (Karmada reads an empty list as 'none')", () => {
+    assert.deepStrictEqual(clusterAffinity({ clusterNames: [], labels: {}, matchExpressions: [], regions: [] }), {});
+    const p = propagationPolicy({
+      name: "p",
+      namespace: "iris",
+      resourceSelectors: [selector],
+      placement: { clusterNames: ["a"], affinities: [], spreadConstraints: [] },
+    });
+    assert.deepStrictEqual(p.spec, {
+      resourceSelectors: [selector],
+      placement: { clusterAffinity: { clusterNames: ["a"] } },
+    });
+  });
+  it("a spread constraint without bounds has only its field; regions become a field selector", () => {
+    const p = propagationPolicy({
+      name: "p",
+      namespace: "iris",
+      resourceSelectors: [selector],
+      placement: { regions: ["eu", "us"], spreadConstraints: [{ spreadByField: "region" }] },
+    });
+    assert.deepStrictEqual(p.spec.placement, {
+      clusterAffinity: {
+        fieldSelector: { matchExpressions: [{ key: "region", operator: "In", values: ["eu", "us"] }] },
+      },
+      spreadConstraints: [{ spreadByField: "region" }],
+    });
+  });
+  it("cluster failover alone writes the failover block but not propagateDeps; application failover writes both", () => {
+    const base = { name: "p", namespace: "iris", resourceSelectors: [selector], placement: { clusterNames: ["a"] } };
+    const cluster = propagationPolicy({ ...base, failover: { cluster: { purgeMode: "Directly" } } });
+    assert.strictEqual(cluster.spec.propagateDeps, undefined);
+    assert.ok(cluster.spec.failover);
+    const app = propagationPolicy({ ...base, failover: { application: { tolerationSeconds: 30 } } });
+    assert.strictEqual(app.spec.propagateDeps, true);
+  });
+  it("the IrisCluster interpreter: its target and the four scripts, under its name", () => {
+    assert.deepStrictEqual(irisClusterInterpreter("custom"), {
+      apiVersion: "config.karmada.io/v1alpha1",
+      kind: "ResourceInterpreterCustomization",
+      metadata: { name: "custom" },
+      spec: {
+        target: { apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster" },
+        customizations: {
+          healthInterpretation: { luaScript: HEALTH_LUA },
+          statusReflection: { luaScript: REFLECT_LUA },
+          statusAggregation: { luaScript: AGGREGATE_LUA },
+          dependencyInterpretation: { luaScript: DEPENDENCIES_LUA },
+        },
+      },
+    });
+    assert.strictEqual(irisClusterInterpreter().metadata.name, "iriscluster-interpreter");
+    assert.match(HEALTH_LUA, /^function InterpretHealth\(observedObj\)/);
+    assert.match(DEPENDENCIES_LUA, /^function GetDependencies\(desiredObj\)/);
   });
 });
