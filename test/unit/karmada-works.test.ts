@@ -119,6 +119,25 @@ describe("unit: destroy waits for a member's Works before its unjoin", () => {
     ]);
     assert.deepStrictEqual(remainingWorks(works, []), [], "nothing of this stack: nothing to wait for");
     assert.deepStrictEqual(remainingWorks([], objects), []);
+    // Works as Karmada may show them half-written: no workload, manifests without metadata, no name.
+    assert.deepStrictEqual(
+      remainingWorks(
+        [
+          { spec: {} },
+          { metadata: { name: "bare" }, spec: { workload: { manifests: [{}, { kind: "Secret" }] } } },
+          {
+            spec: {
+              workload: { manifests: [{ kind: "IrisCluster", metadata: { namespace: "default", name: "iris-a" } }] },
+            },
+          },
+        ],
+        [...objects, { kind: "Secret", namespace: "", name: "" }],
+      ),
+      [
+        { work: "", objects: ["IrisCluster default/iris-a"], deleting: false },
+        { work: "bare", objects: ["Secret /"], deleting: false },
+      ],
+    );
     assert.strictEqual(workNamespace("ikoclone"), "karmada-es-ikoclone");
   });
 
@@ -155,8 +174,17 @@ describe("unit: destroy waits for a member's Works before its unjoin", () => {
         clusterReadyStatus(undefined),
         clusterReadyStatus({ status: { conditions: [{ type: "Ready", status: "False" }] } }),
         clusterReadyStatus({}),
+        clusterReadyStatus({ status: { conditions: [{ type: "Offline", status: "True" }] } }),
+        clusterReadyStatus({
+          status: {
+            conditions: [
+              { type: "Offline", status: "True" },
+              { type: "Ready", status: "True" },
+            ],
+          },
+        }),
       ],
-      ["absent", "False", "absent"],
+      ["absent", "False", "absent", "absent", "True"],
     );
   });
 
@@ -180,6 +208,15 @@ describe("unit: destroy waits for a member's Works before its unjoin", () => {
       worksTimeoutMessage("ikoclone", 5, [], "Unknown", "https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443"),
       'member cluster "ikoclone": the Karmada API did not answer for 5 s while waiting for this stack\'s Works in karmada-es-ikoclone to go ' +
         "(https://127.0.0.1:5443: connect ECONNREFUSED 127.0.0.1:5443); bring the Karmada API back, then run destroy again",
+    );
+    // An object in two Works (an old one being deleted, a new one) is counted and listed once.
+    const twice = [
+      { work: "old", objects: ["Secret default/s"], deleting: true },
+      { work: "new", objects: ["Secret default/s"], deleting: false },
+    ];
+    assert.match(
+      worksTimeoutMessage("m", 10, twice, "False"),
+      /^member cluster "m": 1 propagated object\(s\) of this stack still on it after 10 s \(Secret default\/s; Works karmada-es-m\/old, karmada-es-m\/new\)/,
     );
   });
 
