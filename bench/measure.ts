@@ -152,3 +152,54 @@ export async function measure<T>(labMarker: string, fn: () => Promise<T>): Promi
   const stolen = machineStealSeconds() - steal0;
   return { sample: { wall, cpu, labCpu, othersCpu, stolen, load: os.loadavg()[0] }, value };
 }
+
+/** The loop's source for a worker thread: `loopMs` with its own iteration count, posting its milliseconds. */
+const LOOP_WORKER = `
+const { parentPort, workerData } = require("worker_threads");
+const t0 = process.hrtime.bigint();
+let x = 2463534242;
+for (let i = 0; i < workerData; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; }
+parentPort.postMessage({ ms: Number(process.hrtime.bigint() - t0) / 1e6, x });
+`;
+
+/** What the machine did while every core ran the loop: the wall time, and the share of it the host took. */
+export interface CoresLoop {
+  /** Milliseconds until the last core finished. */
+  ms: number;
+  /** Each worker's own milliseconds for the loop, one worker thread per core. */
+  perCoreMs: number[];
+  /** Share of the machine's CPU time in the loop that the hypervisor took (steal over busy + steal), 0 to 1. */
+  stealShare: number;
+}
+
+/** Steal's share of the CPU time between two /proc/stat readings: stolen / (busy + stolen); 0 when nothing ran. */
+export function stealShare(before: string, after: string): number {
+  const stolen = machineStealSeconds(after) - machineStealSeconds(before);
+  const busy = machineBusySeconds(after) - machineBusySeconds(before);
+  return busy + stolen > 0 ? stolen / (busy + stolen) : 0;
+}
+
+/**
+ * The loop on every core at once, each for `iterations` steps (about 3 s per core at 10^9 on this
+ * machine): a machine whose host takes CPU from it shows here, where one thread for 0.3 s
+ * (`loopMs`) fits between the host's interruptions.
+ */
+export async function coresLoop(iterations = 1_000_000_000, cores = os.cpus().length): Promise<CoresLoop> {
+  const { Worker } = await import("worker_threads");
+  const stat0 = fs.readFileSync("/proc/stat", "utf8");
+  const t0 = process.hrtime.bigint();
+  const perCoreMs = await Promise.all(
+    Array.from(
+      { length: cores },
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const w = new Worker(LOOP_WORKER, { eval: true, workerData: iterations });
+          w.once("message", (m: { ms: number }) => resolve(m.ms));
+          w.once("error", reject);
+          w.once("exit", (code) => reject(new Error(`loop worker exited (${code}) before it reported`)));
+        }),
+    ),
+  );
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  return { ms, perCoreMs, stealShare: stealShare(stat0, fs.readFileSync("/proc/stat", "utf8")) };
+}

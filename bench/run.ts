@@ -26,7 +26,18 @@ import { kindKaminoBench } from "./kind-kamino";
 import { kindThreeClusterMemory } from "./kind-three";
 import { kindWfhBench } from "./kind-wfh";
 import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
-import { SAMPLE_HEADINGS, Sample, formatSpread, loopMs, measure, median, medianRatio, sampleColumns } from "./measure";
+import {
+  CoresLoop,
+  SAMPLE_HEADINGS,
+  Sample,
+  coresLoop,
+  formatSpread,
+  loopMs,
+  measure,
+  median,
+  medianRatio,
+  sampleColumns,
+} from "./measure";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script, typed by its JSDoc
 const { ensureProgramBuild } = require("../scripts/program-build") as {
@@ -57,8 +68,10 @@ async function evalRun(members: number, iris: number): Promise<{ ms: number; sam
 async function main(): Promise<void> {
   const rows: string[][] = [];
   const results: [string, string][] = [];
-  // The machine's own speed (a fixed loop, one thread), before and after the figures.
+  // The machine's own speed, before and after the figures: a fixed loop on one thread, and the same
+  // loop on every core at once for a few seconds (which shows the host taking CPU; one thread does not).
   const loops = [loopMs(), loopMs(), loopMs()];
+  const coreLoops: CoresLoop[] = [await coresLoop()];
   // Each row is also logged when measured, so a run cut short still shows what it measured.
   const row = (what: string, samples: Sample[]) => {
     rows.push([what, ...sampleColumns(samples)]);
@@ -228,17 +241,22 @@ async function main(): Promise<void> {
     );
   }
 
+  loops.push(loopMs(), loopMs(), loopMs());
+  coreLoops.push(await coresLoop());
   const load = os
     .loadavg()
     .map((x) => x.toFixed(2))
     .join(", ");
+  const cores = coreLoops.map((c) => `${(c.ms / 1000).toFixed(2)} s (host took ${(c.stealShare * 100).toFixed(0)} %)`);
   console.log(
     `Benchmarks on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
       `${RUNS} runs per figure, sides interleaved; load average at the end ${load}; a fixed loop took ${formatSpread(loops, 0)} ms ` +
-      `(one thread, before and after). Each cell: median (min–max).\n`,
+      `(one thread, three times before and three after) and, on all ${coreLoops[0].perCoreMs.length} cores at once, ${cores.join(" before, ")} after. ` +
+      `Each cell: median (min–max).\n`,
   );
-  loops.push(loopMs(), loopMs(), loopMs());
   results.push(["machine_loop_ms", String(Math.round(median(loops)))]);
+  results.push(["machine_cores_loop_ms", String(Math.round(Math.max(...coreLoops.map((c) => c.ms))))]);
+  results.push(["machine_steal_share", Math.max(...coreLoops.map((c) => c.stealShare)).toFixed(2)]);
   const headings = ["what", ...SAMPLE_HEADINGS];
   console.log(`| ${headings.join(" | ")} |`);
   console.log(`|${headings.map(() => "---|").join("")}`);

@@ -1,5 +1,6 @@
 import * as assert from "assert";
 import {
+  coresLoop,
   formatSpread,
   loopMs,
   machineBusySeconds,
@@ -9,6 +10,7 @@ import {
   ownCpuSeconds,
   sampleColumns,
   spread,
+  stealShare,
 } from "../../bench/measure";
 import { memUsageMib } from "../../bench/kind-three";
 
@@ -60,6 +62,32 @@ describe("bench: the machine's own speed (a real loop)", () => {
     const small = loopMs(100_000);
     const big = loopMs(10_000_000);
     assert.ok(small > 0 && big > small, `loopMs(1e5) ${small} ms, loopMs(1e7) ${big} ms`);
+  });
+});
+
+describe("bench: the host's share of the machine (pure)", () => {
+  it("is steal over busy + steal between two /proc/stat readings, and 0 when nothing ran", () => {
+    // user nice system idle iowait irq softirq steal
+    const before = "cpu  1000 0 0 5000 0 0 0 100\n";
+    const after = "cpu  1150 10 20 5200 0 10 10 150\n"; // busy +200 ticks, steal +50
+    assert.strictEqual(stealShare(before, after), 0.2);
+    assert.strictEqual(stealShare(before, before), 0);
+    assert.strictEqual(stealShare("cpu  1000 0 0 5000 0 0 0 100\n", "cpu  1000 0 0 5400 0 0 0 100\n"), 0, "idle only");
+  });
+});
+
+describe("bench: the loop on every core (real worker threads)", () => {
+  it("runs one worker per core asked and times until the last one ends: a hundred times the work takes longer", async () => {
+    const small = await coresLoop(1_000_000, 2);
+    const big = await coresLoop(100_000_000, 2);
+    assert.strictEqual(small.perCoreMs.length, 2);
+    assert.strictEqual(big.perCoreMs.length, 2);
+    assert.ok(big.ms >= Math.max(...big.perCoreMs), `wall ${big.ms} ms, workers ${big.perCoreMs}`);
+    assert.ok(
+      Math.min(...big.perCoreMs) > Math.max(...small.perCoreMs),
+      `1e6 ${small.perCoreMs}, 1e8 ${big.perCoreMs}`,
+    );
+    assert.ok(big.stealShare >= 0 && big.stealShare <= 1, `steal share ${big.stealShare}`);
   });
 });
 
