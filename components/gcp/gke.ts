@@ -6,7 +6,7 @@
  * ServiceAccount made for peers that cannot run gcloud (a remote operator in "admin" credentials
  * mode); by default no such identity exists and the peer kubeconfig is the host one.
  */
-import * as gcp from "@pulumi/gcp";
+import type * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster";
@@ -57,6 +57,16 @@ export type GkeClusterCheckedArgs = Partial<
 const GCP_LOCATION = /^[a-z]+(-[a-z]+)+\d+(-[a-z])?$/;
 
 /**
+ * @pulumi/gcp, loaded when the first GkeCluster is declared rather than when this module is: its
+ * index costs about 0.2 CPU-s to load, which every program without a GKE cluster (a kind or lab
+ * fleet) paid at start, on the way to its first resource.
+ */
+export function gcpSdk(): typeof gcp {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, on purpose (above)
+  return require("@pulumi/gcp") as typeof gcp;
+}
+
+/**
  * Problems of GkeCluster args, as `[field, value, problem]`; the fleet config reports them under
  * `clusters[i].gke.*`. The constructor passes the resource name as `clusterName` when none is set.
  */
@@ -105,6 +115,7 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
     throwIfArgProblems("GkeCluster", name, checkGkeClusterArgs({ ...args, clusterName: args.clusterName ?? name }));
     super("iko-plus:gcp:GkeCluster", name, {}, opts);
     this.name = args.clusterName ?? name;
+    const gcp = gcpSdk();
     const gcpProvider =
       args.gcpProvider ?? new gcp.Provider(`${name}-gcp`, { project: args.project }, { parent: this });
     const onGcp = { parent: this, provider: gcpProvider };

@@ -2,6 +2,7 @@
  * Karmada components and GkeCluster under Pulumi mocks.
  */
 import * as assert from "assert";
+import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -400,6 +401,25 @@ describe("GkeCluster (pure)", () => {
       () => new GkeCluster("Bad_Name", { location: "us-central1" }),
       /GkeCluster "Bad_Name": clusterName: "Bad_Name" is not a GKE cluster name/,
     );
+  });
+});
+
+describe("GkeCluster's SDK load (real node)", () => {
+  it("a program without a GKE cluster never loads @pulumi/gcp; gcpSdk() loads it when one is declared", function () {
+    this.timeout(120000);
+    const script = [
+      'const gcpLoaded = () => Object.keys(require.cache).some((f) => f.includes("/node_modules/@pulumi/gcp/"));',
+      'require("./stacks/program");',
+      "const before = gcpLoaded();",
+      'const sdk = require("./components/gcp").gcpSdk();',
+      "process.stdout.write(JSON.stringify({ before, after: gcpLoaded(), provider: typeof sdk.Provider }));",
+    ].join("\n");
+    const res = child.spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], {
+      cwd: path.resolve(__dirname, "..", ".."),
+      encoding: "utf8",
+    });
+    assert.strictEqual(res.status, 0, res.stderr);
+    assert.deepStrictEqual(JSON.parse(res.stdout), { before: false, after: true, provider: "function" });
   });
 });
 

@@ -3,6 +3,7 @@
  * reused, that a build runs, and that type errors stop a checked build.
  */
 import * as assert from "assert";
+import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -64,6 +65,27 @@ describe("program build (main.js)", () => {
     assert.notStrictEqual(build.buildKey(root, "transpile", "5.9.2"), key, "TypeScript version");
     fs.appendFileSync(path.join(root, "stacks", "answer.ts"), "// an edit\n");
     assert.notStrictEqual(build.buildKey(root, "transpile", "5.9.3"), key, "source edit");
+  });
+
+  it("main.js runs the build with V8's own stack traces, not the source-map-support Pulumi's runner installs (real node, the tiny project)", function () {
+    this.timeout(120000);
+    fs.mkdirSync(path.join(root, "scripts"));
+    fs.copyFileSync(path.join(REPO, "scripts", "program-build.js"), path.join(root, "scripts", "program-build.js"));
+    fs.copyFileSync(path.join(REPO, "main.js"), path.join(root, "main.js"));
+    fs.writeFileSync(
+      path.join(root, "index.ts"),
+      'export const formatter: string = typeof Error.prepareStackTrace;\nexport const frame: string = (new Error().stack ?? "").split("\\n")[1];\n',
+    );
+    // As Pulumi's `cmd/run` does: source-map-support registered before the program is required.
+    const res = child.spawnSync(
+      process.execPath,
+      ["-r", "source-map-support/register", "-e", 'process.stdout.write(JSON.stringify(require("./main.js")))'],
+      { cwd: root, encoding: "utf8", env: { ...process.env, PULUMI_NODEJS_TRANSPILE_ONLY: "true" } },
+    );
+    assert.strictEqual(res.status, 0, res.stderr);
+    const out = JSON.parse(res.stdout.trim().split("\n").pop() as string) as { formatter: string; frame: string };
+    assert.strictEqual(out.formatter, "undefined", "source-map-support's prepareStackTrace is still installed");
+    assert.match(out.frame, /at .*\.iko-plus\/program\/[0-9a-f]{16}\/index\.js:\d+:\d+/);
   });
 
   for (const mode of ["transpile", "checked"] as const) {
