@@ -10,6 +10,7 @@
  */
 import * as fs from "fs";
 import * as os from "os";
+import { Worker } from "worker_threads";
 
 /** One measured run. Times in seconds. */
 export interface Sample {
@@ -153,13 +154,11 @@ export async function measure<T>(labMarker: string, fn: () => Promise<T>): Promi
   return { sample: { wall, cpu, labCpu, othersCpu, stolen, load: os.loadavg()[0] }, value };
 }
 
-/** The loop's source for a worker thread: `loopMs` with its own iteration count, posting its milliseconds. */
+/** A worker thread's source: `loopMs` itself (its text; it uses nothing outside it), posting its milliseconds. */
 const LOOP_WORKER = `
 const { parentPort, workerData } = require("worker_threads");
-const t0 = process.hrtime.bigint();
-let x = 2463534242;
-for (let i = 0; i < workerData; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; }
-parentPort.postMessage({ ms: Number(process.hrtime.bigint() - t0) / 1e6, x });
+const loopMs = ${loopMs.toString()};
+parentPort.postMessage({ ms: loopMs(workerData) });
 `;
 
 /** What the machine did while every core ran the loop: the wall time, and the share of it the host took. */
@@ -185,7 +184,6 @@ export function stealShare(before: string, after: string): number {
  * (`loopMs`) fits between the host's interruptions.
  */
 export async function coresLoop(iterations = 1_000_000_000, cores = os.cpus().length): Promise<CoresLoop> {
-  const { Worker } = await import("worker_threads");
   const stat0 = fs.readFileSync("/proc/stat", "utf8");
   const t0 = process.hrtime.bigint();
   const perCoreMs = await Promise.all(
