@@ -7,4 +7,4 @@
  */
 import { definedOutputs, runProgram } from "./stacks/program";
 
-export = definedOutputs(runProgram());
+export = runProgram().then(definedOutputs);

@@ -5,8 +5,8 @@
  * (without this check a preview against a dead cluster "succeeds" with unknowns, and `up` fails
  * halfway). Kind and GKE clusters are not probed: the stack creates them.
  */
-import * as child from "child_process";
 import * as fs from "fs";
+import * as net from "net";
 import { parseKubeconfig } from "../components/kubeconfig";
 import { ClusterConfig, PROJECT } from "./config";
 import { show } from "./problems";
@@ -60,41 +60,35 @@ export function deadEndpointProblem(check: EndpointCheck, server: string, error:
   return `${check.key}: ${show(check.value, check.secret)} points at ${where}, which does not answer (${error}); start the cluster, or fix the kubeconfig's server (\`kubectl cluster-info --kubeconfig <file>\` shows what answers)`;
 }
 
-/** The child process that probes: prints a JSON array of error codes ("" when it connected). */
-const PROBE = `
-const net = require("net");
-const targets = JSON.parse(process.argv[1]);
-const timeoutMs = Number(process.argv[2]);
-Promise.all(targets.map((t) => new Promise((resolve) => {
-  const socket = net.connect({ host: t.host, port: t.port });
-  const done = (code) => { socket.destroy(); resolve(code); };
-  socket.setTimeout(timeoutMs, () => done("ETIMEDOUT"));
-  socket.on("connect", () => done(""));
-  socket.on("error", (e) => done(e.code || e.message));
-}))).then((codes) => process.stdout.write(JSON.stringify(codes)));
-`;
-
 /**
- * TCP-connects to each address at once, in a child process (the Pulumi program's config stage is
- * synchronous); returns the error code per address, "" for one that answered.
+ * TCP-connects to each address at once; resolves to the error code per address, "" for one that
+ * answered. In-process: the program awaits it before it declares anything.
  */
-export function probeAddresses(targets: { host: string; port: number }[], timeoutMs = 5000): string[] {
-  if (targets.length === 0) return [];
-  const res = child.spawnSync(process.execPath, ["-e", PROBE, JSON.stringify(targets), String(timeoutMs)], {
-    encoding: "utf8",
-    timeout: timeoutMs + 10_000,
-  });
-  if (res.status !== 0)
-    throw new Error(
-      `iko-plus: could not probe the clusters' API servers: ${(res.stderr || res.error?.message || "").trim()}`,
-    );
-  return JSON.parse(res.stdout) as string[];
+export function probeAddresses(targets: { host: string; port: number }[], timeoutMs = 5000): Promise<string[]> {
+  return Promise.all(
+    targets.map(
+      (t) =>
+        new Promise<string>((resolve) => {
+          const socket = net.connect({ host: t.host, port: t.port });
+          const done = (code: string) => {
+            socket.destroy();
+            resolve(code);
+          };
+          socket.setTimeout(timeoutMs, () => done("ETIMEDOUT"));
+          socket.on("connect", () => done(""));
+          socket.on("error", (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
+        }),
+    ),
+  );
 }
 
 /** Probes every check's server; returns one problem line per server that did not answer. */
-export function endpointProblems(checks: EndpointCheck[], probe: typeof probeAddresses = probeAddresses): string[] {
+export async function endpointProblems(
+  checks: EndpointCheck[],
+  probe: typeof probeAddresses = probeAddresses,
+): Promise<string[]> {
   if (checks.length === 0) return [];
   const servers = checks.map((c) => parseKubeconfig(c.kubeconfig).server);
-  const codes = probe(servers.map(serverAddress));
+  const codes = await probe(servers.map(serverAddress));
   return checks.flatMap((c, i) => (codes[i] ? [deadEndpointProblem(c, servers[i], codes[i])] : []));
 }

@@ -61,8 +61,11 @@ export function definedOutputs(outputs: Record<string, unknown>): Record<string,
   return Object.fromEntries(Object.entries(outputs).filter(([, v]) => v !== undefined));
 }
 
-/** Runs the stack program; returns its outputs (secret ones stay secret). */
-export function runProgram(): Record<string, unknown> {
+/**
+ * Runs the stack program; resolves to its outputs (secret ones stay secret). Nothing is declared
+ * before the config is valid and every existing cluster answers.
+ */
+export async function runProgram(): Promise<Record<string, unknown>> {
   const config = new pulumi.Config(PROJECT);
   const raw = rawProjectConfig(pulumi.runtime.allConfig());
   let cfg: WfhConfig | FleetConfig | RegionConfig;
@@ -80,7 +83,7 @@ export function runProgram(): Record<string, unknown> {
       );
       if (karmada) checks.push(karmada);
     }
-    const dead = endpointProblems(checks);
+    const dead = await endpointProblems(checks);
     if (dead.length > 0) throw new ConfigError(dead);
   } catch (err) {
     // RunError prints the message alone (no stack trace): one line per problem.

@@ -55,14 +55,14 @@ describe("pre-flight endpoint checks", () => {
     );
   });
 
-  it("probes for real: a listening server passes, a closed port is ECONNREFUSED, in one child process", async () => {
+  it("probes for real (in-process sockets): a listening server passes, a closed port is ECONNREFUSED", async () => {
     const server = net.createServer((s) => s.destroy());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const open = (server.address() as net.AddressInfo).port;
       const closed = await closedPort();
       assert.deepStrictEqual(
-        probeAddresses(
+        await probeAddresses(
           [
             { host: "127.0.0.1", port: open },
             { host: "127.0.0.1", port: closed },
@@ -85,7 +85,7 @@ describe("pre-flight endpoint checks", () => {
           kubeconfig: fakeKubeconfig("ikowork", `https://127.0.0.1:${closed}`),
         },
       ];
-      assert.deepStrictEqual(endpointProblems(checks), [
+      assert.deepStrictEqual(await endpointProblems(checks), [
         deadEndpointProblem(checks[1], `https://127.0.0.1:${closed}`, "ECONNREFUSED"),
       ]);
     } finally {
@@ -93,10 +93,10 @@ describe("pre-flight endpoint checks", () => {
     }
   });
 
-  it("asks nothing when there is nothing to probe", () => {
-    assert.deepStrictEqual(probeAddresses([]), []);
+  it("asks nothing when there is nothing to probe", async () => {
+    assert.deepStrictEqual(await probeAddresses([]), []);
     assert.deepStrictEqual(
-      endpointProblems([], () => {
+      await endpointProblems([], () => {
         throw new Error("must not probe");
       }),
       [],
