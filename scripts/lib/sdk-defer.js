@@ -2,11 +2,12 @@
 /**
  * What scripts/sdk-preload.js installs (Pulumi.yaml `runtime.options.nodeargs` preloads it into the
  * program's Node process, before Pulumi's runner loads the SDK). The SDK's runtime index loads two
- * large packages at start-up that a run of this program needs late or never: `typescript` (its closure serialiser parses the
- * functions of dynamic providers with it) and `@npmcli/arborist` (`computeCodePaths`, which
- * packages node_modules for function serialisation into cloud functions; this program never calls
- * it). Loading and compiling them is about 0.65 s of CPU before the program registers its first
- * resource, on every `pulumi up` and `preview` (bench/: the program's start is on the critical path).
+ * large packages at start-up that a run of this program needs late or never: `typescript` (its
+ * closure serialiser parses the functions of dynamic providers with it) and `@npmcli/arborist`
+ * (`computeCodePaths`, which packages node_modules for function serialisation into cloud
+ * functions; this program never calls it). Loading and compiling them is about 0.65 s of CPU
+ * before the program registers its first resource, on every `pulumi up` and `preview` (bench/:
+ * the program's start is on the critical path).
  *
  * Here the SDK's own requires of those two get a stand-in that loads the real module on first use,
  * so nothing changes but when they load. Requires from anywhere else are untouched.
@@ -26,13 +27,13 @@ const SDK_DIR = `${path.sep}@pulumi${path.sep}pulumi${path.sep}`;
  * `true` until then, so TypeScript's `__importStar` returns the stand-in itself instead of copying
  * (and so loading) every export.
  * @param {() => Record<PropertyKey, unknown>} load
- * @returns {{ stand: object, loaded: () => boolean }}
+ * @returns {object}
  */
 function deferredExports(load) {
   /** @type {Record<PropertyKey, unknown> | undefined} */
   let real;
   const target = () => (real ??= load());
-  const stand = new Proxy(
+  return new Proxy(
     {},
     {
       get: (_, key) => (key === "__esModule" && real === undefined ? true : Reflect.get(target(), key)),
@@ -45,7 +46,6 @@ function deferredExports(load) {
       },
     },
   );
-  return { stand, loaded: () => real !== undefined };
 }
 
 /**
@@ -63,16 +63,10 @@ function resolvable(request, fromFile) {
   }
 }
 
-/**
- * Wraps `Module._load` so the Pulumi SDK's requires of DEFERRED packages return stand-ins.
- * Idempotent; returns the stand-ins made so far, by package (for tests).
- * @returns {Map<string, { stand: object, loaded: () => boolean }>}
- */
+/** Wraps `Module._load` so the Pulumi SDK's requires of DEFERRED packages return stand-ins. */
 function deferSdkPackages() {
-  const state = /** @type {{ __ikoPlusDeferred?: Map<string, { stand: object, loaded: () => boolean }> }} */ (Module);
-  if (state.__ikoPlusDeferred) return state.__ikoPlusDeferred;
-  const made = new Map();
-  state.__ikoPlusDeferred = made;
+  /** One stand-in per package: a second SDK require gets the same object, as require would. */
+  const stands = new Map();
   // @ts-expect-error Module._load is Node's internal loader entry, not in @types/node.
   const load = Module._load;
   // @ts-expect-error as above
@@ -81,18 +75,16 @@ function deferSdkPackages() {
     /** @type {NodeJS.Module | undefined} */ parent,
     /** @type {boolean} */ isMain,
   ) {
-    if (DEFERRED.has(request) && parent?.filename?.includes(SDK_DIR) && resolvable(request, parent.filename)) {
-      // One stand-in per package: a second SDK require gets the same object, as require would.
-      if (!made.has(request))
-        made.set(
-          request,
-          deferredExports(() => load.call(this, request, parent, isMain)),
-        );
-      return made.get(request)?.stand;
+    if (!DEFERRED.has(request) || !parent?.filename?.includes(SDK_DIR)) return load.call(this, request, parent, isMain);
+    if (!stands.has(request)) {
+      if (!resolvable(request, parent.filename)) return load.call(this, request, parent, isMain);
+      stands.set(
+        request,
+        deferredExports(() => load.call(this, request, parent, isMain)),
+      );
     }
-    return load.call(this, request, parent, isMain);
+    return stands.get(request);
   };
-  return made;
 }
 
-module.exports = { deferSdkPackages, deferredExports, DEFERRED };
+module.exports = { deferSdkPackages, deferredExports };
