@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The Kamino article's manual steps, typed as a user would, against a running lab: create the
-# IrisCluster CRD on each member (where IKO would have created it) and apply it in Karmada (the
-# benchmark creates it there beforehand, see bench/lab-runs.ts), join each member with karmadactl,
-# apply the IrisCluster and the PropagationPolicy, then wait until the IrisCluster exists on every
-# member. Usage: bench/recipe.sh <member>...
+# The Kamino article's manual steps, typed as a user would, against a running lab: apply the
+# IrisCluster CRD in Karmada (the article exports it from a member; the benchmark creates it there
+# beforehand, and on the members, where the article's IKO has created it, see bench/lab-runs.ts),
+# join each member with karmadactl, apply the IrisCluster and the PropagationPolicy, then wait until
+# the IrisCluster exists on every member. Usage: bench/recipe.sh <member>...
 # Needs IKO_LAB_DIR (the lab folder) and IKO_LAB_BIN_DIR (kubectl, karmadactl).
 set -euo pipefail
 lab=${IKO_LAB_DIR:?}; bin=${IKO_LAB_BIN_DIR:?}
@@ -12,9 +12,6 @@ crd=$here/../test/fixtures/crds/irisclusters.intersystems.com.yaml
 kamino=$lab/karmada/kubeconfig
 members=("$@")
 
-for m in "${members[@]}"; do
-  "$bin/kubectl" --kubeconfig "$lab/$m/kubeconfig" create -f "$crd" >/dev/null
-done
 "$bin/kubectl" --kubeconfig "$kamino" apply -f "$crd" >/dev/null
 
 for m in "${members[@]}"; do

@@ -12,6 +12,7 @@ import {
   spread,
   stealShare,
 } from "../../bench/measure";
+import { fieldsNotIn } from "../../bench/fixture-match";
 import { memUsageMib } from "../../bench/kind-three";
 
 const sample = (wall: number, cpu = 1) => ({ wall, cpu, labCpu: 0.5, othersCpu: 0.25, stolen: 0.125, load: 1.5 });
@@ -98,5 +99,33 @@ describe("bench: docker stats memory (pure)", () => {
     assert.strictEqual(memUsageMib("512KiB / 1GiB"), 0.5);
     assert.strictEqual(memUsageMib("1048576B / 1GiB"), 1);
     assert.throws(() => memUsageMib("-- / --"), /unreadable docker stats memory: -- \/ --/);
+  });
+});
+
+describe("bench: a live object against its manifest (pure)", () => {
+  it("fieldsNotIn lists the manifest's fields the live object lacks or holds differently, and allows added ones", () => {
+    const manifest = {
+      spec: {
+        group: "intersystems.com",
+        versions: [{ name: "v1alpha1", schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } }],
+      },
+    };
+    const live = {
+      spec: {
+        group: "intersystems.com",
+        conversion: { strategy: "None" },
+        versions: [{ name: "v1alpha1", served: true, schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } }],
+      },
+    };
+    assert.deepStrictEqual(fieldsNotIn(manifest, live), []);
+    // What @kubernetes/client-node's typed create leaves of it: the x-kubernetes-* key dropped.
+    const dropped = structuredClone(live);
+    delete (dropped.spec.versions[0].schema as Record<string, unknown>)["x-kubernetes-preserve-unknown-fields"];
+    assert.deepStrictEqual(fieldsNotIn(manifest, dropped), ["spec.versions[0].schema.x-kubernetes-preserve-unknown-fields"]);
+    assert.deepStrictEqual(fieldsNotIn(manifest, { spec: { ...live.spec, group: "other.com" } }), ["spec.group"]);
+    assert.deepStrictEqual(fieldsNotIn(manifest, { spec: { ...live.spec, versions: {} } }), ["spec.versions"]);
+    assert.deepStrictEqual(fieldsNotIn(manifest, { spec: { ...live.spec, versions: [] } }), ["spec.versions[0]"]);
+    assert.deepStrictEqual(fieldsNotIn(manifest, null), ["(root)"]);
+    assert.deepStrictEqual(fieldsNotIn(1, 1), []);
   });
 });
