@@ -114,14 +114,18 @@ describe("bench: a live object against its manifest (pure)", () => {
       spec: {
         group: "intersystems.com",
         conversion: { strategy: "None" },
-        versions: [{ name: "v1alpha1", served: true, schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } }],
+        versions: [
+          { name: "v1alpha1", served: true, schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+        ],
       },
     };
     assert.deepStrictEqual(fieldsNotIn(manifest, live), []);
     // What @kubernetes/client-node's typed create leaves of it: the x-kubernetes-* key dropped.
     const dropped = structuredClone(live);
     delete (dropped.spec.versions[0].schema as Record<string, unknown>)["x-kubernetes-preserve-unknown-fields"];
-    assert.deepStrictEqual(fieldsNotIn(manifest, dropped), ["spec.versions[0].schema.x-kubernetes-preserve-unknown-fields"]);
+    assert.deepStrictEqual(fieldsNotIn(manifest, dropped), [
+      "spec.versions[0].schema.x-kubernetes-preserve-unknown-fields",
+    ]);
     assert.deepStrictEqual(fieldsNotIn(manifest, { spec: { ...live.spec, group: "other.com" } }), ["spec.group"]);
     assert.deepStrictEqual(fieldsNotIn(manifest, { spec: { ...live.spec, versions: {} } }), ["spec.versions"]);
     assert.deepStrictEqual(fieldsNotIn(manifest, { spec: { ...live.spec, versions: [] } }), ["spec.versions[0]"]);
