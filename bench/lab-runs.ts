@@ -53,7 +53,7 @@ const CRD_FIXTURE = path.join(REPO, "test/fixtures/crds/irisclusters.intersystem
  * change for the stack (whose apply comes a second before its IrisCluster) and hid it in the recipe
  * (whose apply comes 4 s before).
  */
-export function createFixtureCrd(cluster: string): void {
+function createFixtureCrd(cluster: string): void {
   const kubectl = (args: string[]) => {
     const res = child.spawnSync(
       path.join(labBinDir(), "kubectl"),
