@@ -5,7 +5,7 @@ import * as child from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import * as YAML from "yaml";
-import { labClients, maybe, waitFor } from "../test/lab/kube";
+import { labClients, labKubectl, maybe, waitFor } from "../test/lab/kube";
 import { PulumiCli, REPO, labBinDir } from "../test/lab/pulumi-cli";
 import { LabStack } from "../test/lab/stacks";
 import { fieldsNotIn } from "./fixture-match";
@@ -54,18 +54,9 @@ const CRD_FIXTURE = path.join(REPO, "test/fixtures/crds/irisclusters.intersystem
  * (whose apply comes 4 s before).
  */
 function createFixtureCrd(cluster: string): void {
-  const kubectl = (args: string[]) => {
-    const res = child.spawnSync(
-      path.join(labBinDir(), "kubectl"),
-      ["--kubeconfig", path.join(BENCH_LAB_DIR, cluster, "kubeconfig"), ...args],
-      { encoding: "utf8" },
-    );
-    if (res.status !== 0) throw new Error(`kubectl ${args.join(" ")} on ${cluster} failed: ${res.stderr.slice(-1000)}`);
-    return res.stdout;
-  };
-  kubectl(["create", "-f", CRD_FIXTURE]);
+  labKubectl(cluster, ["create", "-f", CRD_FIXTURE]);
   const fixture = YAML.parse(fs.readFileSync(CRD_FIXTURE, "utf8"));
-  const live = JSON.parse(kubectl(["get", "crd", fixture.metadata.name, "-o", "json"]));
+  const live = JSON.parse(labKubectl(cluster, ["get", "crd", fixture.metadata.name, "-o", "json"]));
   const differs = fieldsNotIn(fixture.spec, live.spec, "spec");
   if (differs.length > 0)
     throw new Error(`the IrisCluster CRD on ${cluster} differs from ${CRD_FIXTURE} at ${differs.join(", ")}`);

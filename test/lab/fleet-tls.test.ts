@@ -7,14 +7,13 @@
  * (not in Karmada, not in plaintext in state), CA rotation, and a clean destroy.
  */
 import * as assert from "assert";
-import * as child from "child_process";
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import * as k8s from "@kubernetes/client-node";
 import * as YAML from "yaml";
-import { Clients, labClients, labKubeconfigPath, maybe, waitFor } from "./kube";
-import { PulumiCli, REPO, labBinDir } from "./pulumi-cli";
+import { Clients, labClients, labKubeconfigPath, labKubectl, maybe, waitFor } from "./kube";
+import { PulumiCli, REPO } from "./pulumi-cli";
 import { LabStack } from "./stacks";
 import { certificateManifest, irisTlsSpec } from "../../components/tls";
 
@@ -53,15 +52,9 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
     .map((f) => YAML.parse(fs.readFileSync(path.join(CRD_DIR, f), "utf8")) as k8s.V1CustomResourceDefinition);
   const keysSeen: string[] = [];
 
-  // kubectl (the lab's build), not the typed client: client-node's CRD model drops the
-  // x-kubernetes-preserve-unknown-fields keys of a plain object, and the API server then prunes every spec.
-  const kubectl = (m: string, args: string[]) =>
-    child.execFileSync(path.join(labBinDir(), "kubectl"), ["--kubeconfig", labKubeconfigPath(m), ...args], {
-      encoding: "utf8",
-    });
   function removeCrds(): void {
     for (const m of MEMBERS)
-      kubectl(m, ["delete", "-f", CRD_DIR, "--ignore-not-found", "--wait=true", "--timeout=60s"]);
+      labKubectl(m, ["delete", "-f", CRD_DIR, "--ignore-not-found", "--wait=true", "--timeout=60s"]);
   }
 
   before(async () => {
@@ -71,7 +64,7 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
     // fresh: a leftover from an earlier run is removed first.
     removeCrds();
     for (const m of MEMBERS) {
-      kubectl(m, ["apply", "-f", CRD_DIR]);
+      labKubectl(m, ["apply", "-f", CRD_DIR]);
       for (const crd of crds) {
         await waitFor(
           `${crd.metadata?.name} established on ${m}`,

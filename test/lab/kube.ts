@@ -1,10 +1,11 @@
 /**
  * Reading the lab's clusters back with @kubernetes/client-node.
  */
+import * as child from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import * as k8s from "@kubernetes/client-node";
-import { REPO } from "./pulumi-cli";
+import { REPO, labBinDir } from "./pulumi-cli";
 
 /** The lab's folder (npm run lab:up writes it). */
 export function labDir(): string {
@@ -16,6 +17,17 @@ export function labKubeconfigPath(name: string): string {
   const file = path.join(labDir(), name, "kubeconfig");
   if (!fs.existsSync(file)) throw new Error(`no lab kubeconfig at ${file}: start the lab with \`npm run lab:up\``);
   return file;
+}
+
+/**
+ * The lab's `kubectl` against a lab cluster; returns its stdout, throws with its stderr. For
+ * manifests the typed client would change: client-node's models drop keys they have no field for,
+ * such as a CRD schema's `x-kubernetes-preserve-unknown-fields`.
+ */
+export function labKubectl(name: string, args: string[]): string {
+  return child.execFileSync(path.join(labBinDir(), "kubectl"), ["--kubeconfig", labKubeconfigPath(name), ...args], {
+    encoding: "utf8",
+  });
 }
 
 export interface Clients {
