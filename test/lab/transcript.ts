@@ -6,25 +6,29 @@
  * Secret values a test sets with `pulumi config set --secret` are kept aside as known secrets (and
  * left out of the transcript), so the scan can look for them too.
  *
- * Files: IKO_LAB_TRANSCRIPT, or iko-plus-lab-transcript.log in the OS temp folder; known secrets in
- * the same path with ".secrets.json" appended.
+ * Files: IKO_LAB_TRANSCRIPT (the lab tier's hooks set it for each run), known secrets in the same
+ * path with ".secrets.json" appended. Without it nothing is recorded: the kind tier and the bench
+ * run PulumiCli too, and have no scan to feed.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 
-export function transcriptFile(): string {
-  return process.env.IKO_LAB_TRANSCRIPT || path.join(os.tmpdir(), "iko-plus-lab-transcript.log");
+/** The transcript, or undefined when IKO_LAB_TRANSCRIPT is not set (nothing is recorded then). */
+export function transcriptFile(): string | undefined {
+  return process.env.IKO_LAB_TRANSCRIPT || undefined;
 }
 
-export function knownSecretsFile(): string {
-  return `${transcriptFile()}.secrets.json`;
+export function knownSecretsFile(): string | undefined {
+  const file = transcriptFile();
+  return file === undefined ? undefined : `${file}.secrets.json`;
 }
 
 /** The secret values recorded so far. */
 export function knownSecrets(): string[] {
+  const file = knownSecretsFile();
+  if (file === undefined) return [];
   try {
-    return JSON.parse(fs.readFileSync(knownSecretsFile(), "utf8")) as string[];
+    return JSON.parse(fs.readFileSync(file, "utf8")) as string[];
   } catch {
     return [];
   }
@@ -35,6 +39,8 @@ export function knownSecrets(): string[] {
  * data given as JSON); values too short to search for meaningfully are ignored.
  */
 export function recordKnownSecret(value: string): void {
+  const file = knownSecretsFile();
+  if (file === undefined) return;
   const all = new Set(knownSecrets());
   const add = (v: string) => {
     if (v.length >= 8) all.add(v);
@@ -46,7 +52,7 @@ export function recordKnownSecret(value: string): void {
   } catch {
     // Not JSON: the value alone.
   }
-  fs.writeFileSync(knownSecretsFile(), JSON.stringify([...all], null, 1));
+  fs.writeFileSync(file, JSON.stringify([...all], null, 1));
 }
 
 const STATE_WRITERS = new Set(["up", "refresh", "destroy", "import", "cancel"]);
@@ -75,6 +81,8 @@ export function recordRun(
   args: string[],
   res: { code: number; stdout: string; stderr: string },
 ): void {
+  const file = transcriptFile();
+  if (file === undefined) return;
   let shown = args;
   if (args[0] === "config" && args[1] === "set") {
     const positional = args.filter(
@@ -93,8 +101,8 @@ export function recordRun(
     : [`=== pulumi ${shown.join(" ")} (exit ${res.code})`, res.stdout, res.stderr];
   const stack = stackOf(args);
   if (STATE_WRITERS.has(args[0]) && stack) {
-    for (const file of stateFiles(cli.backendDir, stack))
-      parts.push(`=== state ${stack} (${path.basename(path.dirname(file))})`, fs.readFileSync(file, "utf8"));
+    for (const state of stateFiles(cli.backendDir, stack))
+      parts.push(`=== state ${stack} (${path.basename(path.dirname(state))})`, fs.readFileSync(state, "utf8"));
   }
-  fs.appendFileSync(transcriptFile(), parts.join("\n") + "\n");
+  fs.appendFileSync(file, parts.join("\n") + "\n");
 }

@@ -32,6 +32,10 @@ function labCredentials(): string[] {
 describe("lab: no plaintext secret in any CLI output or stack state", () => {
   it("scans every pulumi run of this lab run", () => {
     const file = transcriptFile();
+    assert.ok(
+      file !== undefined,
+      "IKO_LAB_TRANSCRIPT is not set, so no run was recorded: run the lab tier with its config (npm run test:lab), whose hooks set it",
+    );
     const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
     const runs = text.match(/^=== pulumi .*$/gm) ?? [];
     const count = (re: RegExp) => runs.filter((r) => re.test(r)).length;
