@@ -11,7 +11,16 @@ import * as k8s from "@kubernetes/client-node";
 import { Clients, clientsFromText, maybe, waitFor } from "../lab/kube";
 import { PulumiCli } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
-import { containersNamed, docker, karmadaTierEnv, kindFleetConfig, sh, standinImages, tierEnv } from "./tier";
+import {
+  containersNamed,
+  docker,
+  karmadaHostDiagnostics,
+  karmadaTierEnv,
+  kindFleetConfig,
+  sh,
+  standinImages,
+  tierEnv,
+} from "./tier";
 
 const HOST = "ikofett";
 const MEMBER = "ikoclone";
@@ -71,6 +80,13 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
     await stack.init();
     await cli.ok(["config", "set", "--secret", "--stack", STACK, "irisLicenseKey", LICENSE]);
     await cli.ok(["config", "set", "--secret", "--stack", STACK, "shhhhSecretData", JSON.stringify(SHHHH)]);
+  });
+
+  // A failure (e.g. the Karmada API not serving its groups in time) is read before the clusters go.
+  afterEach(function () {
+    if (this.currentTest?.state !== "failed") return;
+    console.log(`      diagnostics of Karmada on ${HOST}:`);
+    console.log(karmadaHostDiagnostics(HOST, HOST_NS, KARMADA_DEPLOYMENTS).replace(/^/gm, "        "));
   });
 
   after(async () => {

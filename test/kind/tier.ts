@@ -163,6 +163,46 @@ export function karmadaTierEnv(): Record<string, string> {
 }
 
 /**
+ * The kubectl reads (arguments after `kubectl`) that show why Karmada on a host cluster is not
+ * serving: its pods and the tail of each server's log (current and previous container).
+ */
+export function karmadaDiagnosticReads(namespace: string, deployments: string[], tail = 60): string[][] {
+  const reads = [["-n", namespace, "get", "pods", "-o", "wide"]];
+  for (const d of deployments)
+    for (const previous of [false, true])
+      reads.push([
+        "-n",
+        namespace,
+        "logs",
+        `deploy/${d}`,
+        "--all-containers",
+        `--tail=${tail}`,
+        ...(previous ? ["--previous"] : []),
+      ]);
+  return reads;
+}
+
+/**
+ * Runs karmadaDiagnosticReads on the host cluster's control-plane node (its own kubectl and
+ * admin kubeconfig, so it works when `pulumi up` failed before any output), for a failed test to
+ * print before the clusters are deleted.
+ */
+export function karmadaHostDiagnostics(hostCluster: string, namespace: string, deployments: string[]): string {
+  return karmadaDiagnosticReads(namespace, deployments)
+    .map((args) => {
+      const r = docker(
+        "exec",
+        `${hostCluster}-control-plane`,
+        "kubectl",
+        "--kubeconfig=/etc/kubernetes/admin.conf",
+        ...args,
+      );
+      return `$ kubectl ${args.join(" ")} (exit ${r.code})\n${r.stdout}${r.stderr}`;
+    })
+    .join("\n");
+}
+
+/**
  * Config overrides of Pulumi.fleet.yaml for the fleet stack in Helm mode on the tier: host and
  * member as one-node kind clusters of the tier's node image with kind's default CNI (no Cilium),
  * the host's NodePort 32443 mapped to 127.0.0.1:32443, Karmada's chart from karmada-images.sh with
