@@ -11,6 +11,7 @@
 #   ${IKO_LAB_CACHE:-$HOME/.cache/iko-plus-lab}/bin/<group>-<version>/<name>
 # and linked from .../current/<name>. .../lab-bin.env holds IKO_LAB_BIN_DIR and the versions.
 # A cached binary is not rebuilt; --force (or IKO_LAB_FORCE=1) rebuilds the named ones.
+# Builds on one cache run one at a time (flock on .../.build.lock); a second one waits.
 set -euo pipefail
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -156,6 +157,14 @@ main() {
   done
 
   command -v go >/dev/null || { echo "build.sh: go is not on PATH" >&2; return 1; }
+
+  # One build at a time per cache: two would share the provider's work copy and the .tmp outputs.
+  mkdir -p "$CACHE"
+  exec 9>"$CACHE/.build.lock"
+  if ! flock -n 9; then
+    echo "build.sh: waiting for another lab/build.sh on $CACHE (lock $CACHE/.build.lock)"
+    flock 9
+  fi
 
   local -a selected=()
   local spec n found
