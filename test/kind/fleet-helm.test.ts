@@ -14,9 +14,11 @@ import { LabStack } from "../lab/stacks";
 import {
   containersNamed,
   docker,
-  karmadaHostDiagnostics,
+  KARMADA_HOST_DEPLOYMENTS,
+  KARMADA_HOST_NAMESPACE,
   karmadaTierEnv,
   kindFleetConfig,
+  printKarmadaDiagnostics,
   sh,
   standinImages,
   tierEnv,
@@ -37,15 +39,8 @@ const IRIS = {
 const LICENSE = "IRIS-LICENSE-KEY-kind-0123456789abcdef";
 const SHHHH = { password: "s3cr3t-shhhh-kind-42" };
 /** The release's namespace on the host (KARMADA_NAMESPACE: not karmada-system, see its note). */
-const HOST_NS = "karmada-host";
-const KARMADA_DEPLOYMENTS = [
-  "karmada-aggregated-apiserver",
-  "karmada-apiserver",
-  "karmada-controller-manager",
-  "karmada-kube-controller-manager",
-  "karmada-scheduler",
-  "karmada-webhook",
-];
+const HOST_NS = KARMADA_HOST_NAMESPACE;
+const KARMADA_DEPLOYMENTS = KARMADA_HOST_DEPLOYMENTS;
 
 type Obj = Record<string, unknown> & {
   metadata?: { name?: string };
@@ -84,9 +79,7 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
 
   // A failure (e.g. the Karmada API not serving its groups in time) is read before the clusters go.
   afterEach(function () {
-    if (this.currentTest?.state !== "failed") return;
-    console.log(`      diagnostics of Karmada on ${HOST}:`);
-    console.log(karmadaHostDiagnostics(HOST, HOST_NS, KARMADA_DEPLOYMENTS).replace(/^/gm, "        "));
+    if (this.currentTest?.state === "failed") printKarmadaDiagnostics(HOST);
   });
 
   after(async () => {

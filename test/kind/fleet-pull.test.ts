@@ -13,7 +13,16 @@ import * as k8s from "@kubernetes/client-node";
 import { Clients, clientsFromText, maybe, waitFor } from "../lab/kube";
 import { PulumiCli } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
-import { containersNamed, docker, karmadaTierEnv, kindFleetConfig, sh, standinImages, tierEnv } from "./tier";
+import {
+  containersNamed,
+  docker,
+  karmadaTierEnv,
+  kindFleetConfig,
+  printKarmadaDiagnostics,
+  sh,
+  standinImages,
+  tierEnv,
+} from "./tier";
 
 const HOST = "pull-host";
 const MEMBER = "pull-member";
@@ -108,6 +117,11 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
     );
     stack = new LabStack(cli, STACK, "Pulumi.fleet.yaml", config(false));
     await stack.init();
+  });
+
+  // A failure (e.g. the Karmada API not serving its groups in time) is read before the clusters go.
+  afterEach(function () {
+    if (this.currentTest?.state === "failed") printKarmadaDiagnostics(HOST);
   });
 
   after(async () => {

@@ -6,6 +6,7 @@ import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { KARMADA_NAMESPACE } from "../../components/karmada/values";
 
 /** The tier's cache folder (kind-tier/build.sh). */
 export function kindCache(): string {
@@ -162,6 +163,18 @@ export function karmadaTierEnv(): Record<string, string> {
   return env;
 }
 
+/** The Karmada chart's release namespace on the tier's host clusters. */
+export const KARMADA_HOST_NAMESPACE = KARMADA_NAMESPACE;
+/** The Deployments the Karmada chart (v1.16.0) makes there. */
+export const KARMADA_HOST_DEPLOYMENTS = [
+  "karmada-aggregated-apiserver",
+  "karmada-apiserver",
+  "karmada-controller-manager",
+  "karmada-kube-controller-manager",
+  "karmada-scheduler",
+  "karmada-webhook",
+];
+
 /**
  * The kubectl reads (arguments after `kubectl`) that show why Karmada on a host cluster is not
  * serving: its pods and the tail of each server's log (current and previous container).
@@ -200,6 +213,14 @@ export function karmadaHostDiagnostics(hostCluster: string, namespace: string, d
       return `$ kubectl ${args.join(" ")} (exit ${r.code})\n${r.stdout}${r.stderr}`;
     })
     .join("\n");
+}
+
+/** For a failed test's afterEach: prints karmadaHostDiagnostics of the chart's install on `hostCluster`. */
+export function printKarmadaDiagnostics(hostCluster: string): void {
+  console.log(`      diagnostics of Karmada on ${hostCluster}:`);
+  console.log(
+    karmadaHostDiagnostics(hostCluster, KARMADA_HOST_NAMESPACE, KARMADA_HOST_DEPLOYMENTS).replace(/^/gm, "        "),
+  );
 }
 
 /**
