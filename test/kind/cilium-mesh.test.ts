@@ -20,7 +20,15 @@ import { Clients, clientsFromText, waitFor } from "../lab/kube";
 import { PulumiCli } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
 import { ciliumChartDir } from "../unit/cilium-chart";
-import { containersNamed, hostLacksCapabilities, kindWfhConfig, sh, standinImages, tierEnv } from "./tier";
+import {
+  containersNamed,
+  hostLacksCapabilities,
+  kindWfhConfig,
+  sh,
+  standinImages,
+  tierEnv,
+  kindPulumiCli,
+} from "./tier";
 
 const A = "mesh-a";
 const B = "mesh-b";
@@ -64,8 +72,7 @@ const list = (...items: Record<string, unknown>[]) => JSON.stringify({ apiVersio
 const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: NS } };
 
 describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by the wfh stack (mesh)", function () {
-  const cli = new PulumiCli("kind-test-passphrase");
-  cli.env.PATH = `${env.KIND_BIN.replace(/\/[^/]+$/, "")}:${cli.env.PATH}`;
+  let cli: PulumiCli;
   const clients: Record<string, Clients> = {};
   const kubeconfigFiles: Record<string, string> = {};
   let stack: LabStack;
@@ -98,6 +105,7 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
       .items[0].metadata?.name as string;
 
   before(async () => {
+    cli = kindPulumiCli(env);
     for (const name of [A, B]) kind("delete", "cluster", "--name", name);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-mesh-test-"));
     const chartPath = ciliumChartDir();
@@ -136,7 +144,7 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
     }
     for (const name of [A, B]) kind("delete", "cluster", "--name", name);
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("up: the clustermesh-apiserver on each behind NodePort 32379, our certificate Secrets, the peer's endpoint, no key in plain text in the state", async () => {

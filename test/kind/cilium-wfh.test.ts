@@ -17,7 +17,15 @@ import { Clients, clientsFromText, maybe, waitFor } from "../lab/kube";
 import { PulumiCli } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
 import { ciliumChartDir } from "../unit/cilium-chart";
-import { containersNamed, hostLacksCapabilities, kindWfhConfig, sh, standinImages, tierEnv } from "./tier";
+import {
+  containersNamed,
+  hostLacksCapabilities,
+  kindWfhConfig,
+  sh,
+  standinImages,
+  tierEnv,
+  kindPulumiCli,
+} from "./tier";
 
 const HOME = process.env.IKO_CILIUM_HOME ?? "cilk-home";
 const WORK = process.env.IKO_CILIUM_WORK ?? "cilk-work";
@@ -36,8 +44,7 @@ function inCidr(ip: string, cidr: string): boolean {
 }
 
 describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go module), kube-proxy on home, replaced by Cilium on work", function () {
-  const cli = new PulumiCli("kind-test-passphrase");
-  cli.env.PATH = `${env.KIND_BIN.replace(/\/[^/]+$/, "")}:${cli.env.PATH}`;
+  let cli: PulumiCli;
   const clients: Record<string, Clients> = {};
   const kubeconfigFiles: Record<string, string> = {};
   let stack: LabStack;
@@ -51,6 +58,7 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
       .items;
 
   before(async () => {
+    cli = kindPulumiCli(env);
     for (const name of [HOME, WORK]) kind("delete", "cluster", "--name", name);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-cilium-test-"));
     const chartPath = ciliumChartDir();
@@ -76,7 +84,7 @@ describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go modul
     }
     for (const name of [HOME, WORK]) kind("delete", "cluster", "--name", name);
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("up: every node Ready through Cilium (NetworkUnavailable=False by CiliumIsUp), no kindnet, the agent image from the mirror", async () => {

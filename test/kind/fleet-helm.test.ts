@@ -22,7 +22,9 @@ import {
   sh,
   standinImages,
   tierEnv,
+  kindPulumiCli,
 } from "./tier";
+import { stopAfterFirstFailure } from "../steps";
 
 const HOST = "ikofett";
 const MEMBER = "ikoclone";
@@ -58,9 +60,8 @@ function condition(
 
 describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofett, ikoclone joined in Push mode)", function () {
   // Each step builds on the one before: the first failure ends the run (the after hook still cleans up).
-  this.bail(true);
-  const cli = new PulumiCli("kind-test-passphrase");
-  cli.env.PATH = `${env.KIND_BIN.replace(/\/[^/]+$/, "")}:${cli.env.PATH}`;
+  stopAfterFirstFailure(this);
+  let cli: PulumiCli;
   let stack: LabStack;
   let host: Clients;
   let member: Clients;
@@ -70,6 +71,7 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
   const kind = (...args: string[]) => sh(env.KIND_BIN, args);
 
   before(async () => {
+    cli = kindPulumiCli(env);
     for (const name of [HOST, MEMBER]) kind("delete", "cluster", "--name", name);
     stack = new LabStack(cli, STACK, "Pulumi.fleet.yaml", kindFleetConfig(HOST, MEMBER, kenv, env));
     await stack.init();
@@ -88,7 +90,7 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
       await stack.remove();
     }
     for (const name of [HOST, MEMBER]) kind("delete", "cluster", "--name", name);
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("up installs the chart: its jobs complete and every Karmada Deployment is Available", async () => {

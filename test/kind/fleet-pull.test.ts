@@ -22,7 +22,9 @@ import {
   sh,
   standinImages,
   tierEnv,
+  kindPulumiCli,
 } from "./tier";
+import { stopAfterFirstFailure } from "../steps";
 
 const HOST = "pull-host";
 const MEMBER = "pull-member";
@@ -85,9 +87,8 @@ function config(joined: boolean): Record<string, unknown> {
 }
 
 describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API unreachable from the Karmada host pull-host)", function () {
-  this.bail(true);
-  const cli = new PulumiCli("kind-test-passphrase");
-  cli.env.PATH = `${env.KIND_BIN.replace(/\/[^/]+$/, "")}:${cli.env.PATH}`;
+  stopAfterFirstFailure(this);
+  let cli: PulumiCli;
   let stack: LabStack;
   let host: Clients;
   let member: Clients;
@@ -110,6 +111,7 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
   };
 
   before(async () => {
+    cli = kindPulumiCli(env);
     for (const name of [HOST, MEMBER]) kind("delete", "cluster", "--name", name);
     assert.ok(
       kenv.KARMADA_IMAGE_AGENT,
@@ -130,7 +132,7 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
       await stack.remove();
     }
     for (const name of [HOST, MEMBER]) kind("delete", "cluster", "--name", name);
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("up (phase 1): both clusters and Karmada from the chart, the member not joined yet", async () => {

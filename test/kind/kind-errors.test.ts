@@ -6,15 +6,14 @@
 import * as assert from "assert";
 import * as path from "path";
 import { PulumiCli, REPO } from "../lab/pulumi-cli";
-import { containersNamed, sh, tierEnv } from "./tier";
+import { containersNamed, sh, tierEnv, kindPulumiCli } from "./tier";
 
 const DIR = path.join(REPO, "test/kind/errors-program");
 const NAME = "ikpk-err";
 const env = tierEnv();
 
 describe("kind tier: KindCluster errors (real kind CLI and Docker engine)", function () {
-  const cli = new PulumiCli("kind-test-passphrase");
-  cli.env.PATH = `${path.dirname(env.KIND_BIN)}:${cli.env.PATH}`;
+  let cli: PulumiCli;
   const kind = (...args: string[]) => sh(env.KIND_BIN, args);
   let stackNo = 0;
 
@@ -52,11 +51,12 @@ describe("kind tier: KindCluster errors (real kind CLI and Docker engine)", func
   }
 
   before(() => {
+    cli = kindPulumiCli(env);
     kind("delete", "cluster", "--name", NAME);
   });
   after(() => {
     kind("delete", "cluster", "--name", NAME);
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("a Docker engine that does not answer (DOCKER_HOST at a socket with no daemon): one message naming the fix, before kind runs", async () => {

@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { KARMADA_NAMESPACE } from "../../components/karmada/values";
+import { PulumiCli } from "../lab/pulumi-cli";
 
 /** The tier's cache folder (kind-tier/build.sh). */
 export function kindCache(): string {
@@ -23,6 +24,17 @@ export function tierEnv(): Record<string, string> {
     if (m) env[m[1]] = m[2].replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
   }
   return env;
+}
+
+/**
+ * A Pulumi CLI for a kind test (its own file backend and passphrase), with the tier's kind on PATH.
+ * Make it in the suite's `before`, not in its describe body: a suite that never runs then leaves
+ * no backend behind.
+ */
+export function kindPulumiCli(env: Record<string, string>): PulumiCli {
+  const cli = new PulumiCli("kind-test-passphrase");
+  cli.env.PATH = `${path.dirname(env.KIND_BIN)}:${cli.env.PATH}`;
+  return cli;
 }
 
 /** The mirror as kind nodes reach it (kind-tier/registry.sh). */

@@ -22,6 +22,7 @@ import {
   standinImages,
   tierEnv,
   untrackedFiles,
+  kindPulumiCli,
 } from "./tier";
 
 const HOME = "ikpk-home";
@@ -70,8 +71,7 @@ async function operatorPods(home: Clients): Promise<k8s.V1Pod[]> {
 }
 
 describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO stand-in operator on home", function () {
-  const cli = new PulumiCli("kind-test-passphrase");
-  cli.env.PATH = `${env.KIND_BIN.replace(/\/[^/]+$/, "")}:${cli.env.PATH}`;
+  let cli: PulumiCli;
   let stack: LabStack;
   let home: Clients;
   let work: Clients;
@@ -79,6 +79,7 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
   const kind = (...args: string[]) => sh(env.KIND_BIN, args);
 
   before(async () => {
+    cli = kindPulumiCli(env);
     // Leftovers of an earlier, interrupted run of this tier (its own names only).
     for (const name of [HOME, WORK]) kind("delete", "cluster", "--name", name);
     const ignoredCache = (f: string) => f.startsWith(".iko-plus/");
@@ -97,7 +98,7 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
       await stack.remove();
     }
     for (const name of [HOME, WORK]) kind("delete", "cluster", "--name", name);
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("up creates both kind clusters at the same time, every node Ready, and prints no undefined-output warning", async () => {

@@ -102,7 +102,7 @@ async function karmadaLeftovers(k: Clients, members: string[]): Promise<string[]
 
 describe("lab: destroy with a member's kube-apiserver down, then again with it back: zero objects left", function () {
   this.timeout(20 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   const clients: Record<string, Clients> = {};
   const s = spec();
   let stack: LabStack | undefined;
@@ -124,6 +124,7 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
   };
 
   before(() => {
+    cli = new PulumiCli();
     clients.karmada = labClients("karmada");
     for (const m of MEMBERS) clients[m] = labClients(m);
   });
@@ -138,7 +139,7 @@ describe("lab: destroy with a member's kube-apiserver down, then again with it b
         console.error(`      destroy ${stack.name} failed:\n${outputOf(r).split("\n").slice(-25).join("\n")}`);
       await stack.remove();
     }
-    cli.dispose();
+    cli?.dispose();
     console.log(`      timings: ${timings.join("; ")}`);
     if (passed === 3) recordResult("fault_scenarios_survived", 1);
   });

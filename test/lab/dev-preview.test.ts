@@ -14,7 +14,7 @@ interface PreviewStep {
 
 describe("lab: preview of brand-new kind stacks (the pull-request view of a fresh environment)", function () {
   this.timeout(10 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   let stack: LabStack;
   let fleet: LabStack;
   let meshed: LabStack;
@@ -24,6 +24,7 @@ describe("lab: preview of brand-new kind stacks (the pull-request view of a fres
   };
 
   before(async () => {
+    cli = new PulumiCli();
     // Pulumi.dev.yaml as committed, with the stand-in chart and CRD in place of the vendor download.
     stack = new LabStack(cli, "labtest-dev", "Pulumi.dev.yaml", { "iko-plus:iko": fixtures });
     await stack.init();
@@ -42,7 +43,7 @@ describe("lab: preview of brand-new kind stacks (the pull-request view of a fres
     await stack?.remove();
     await fleet?.remove();
     await meshed?.remove();
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("dev (wfh on kind): succeeds and lists every resource as a create", async () => {

@@ -49,7 +49,7 @@ const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
 
 describe("lab: stack-per-region DR (fleet + two region stacks, cluster failover)", function () {
   this.timeout(25 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   let fleet: LabStack;
   let primary: LabStack;
   let dr: LabStack;
@@ -83,6 +83,7 @@ describe("lab: stack-per-region DR (fleet + two region stacks, cluster failover)
   };
 
   before(async () => {
+    cli = new PulumiCli();
     karmada = labClients("karmada");
     for (const m of [PRIMARY, DR]) member[m] = labClients(m);
     fleet = new LabStack(cli, "labtest-dr-fleet", "Pulumi.lab-dr-fleet.yaml", {
@@ -103,7 +104,7 @@ describe("lab: stack-per-region DR (fleet + two region stacks, cluster failover)
   after(async () => {
     if (stopped) restartLabProcess(stopped);
     for (const s of [orphan, dr, primary, fleet]) await s?.remove();
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("a region stack naming a fleet stack that does not exist fails with one message and creates nothing", async () => {

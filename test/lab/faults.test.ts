@@ -118,7 +118,7 @@ async function memberBack(c: Clients): Promise<void> {
 
 describe("lab: faults (apiserver down mid-up, controller-manager down, interrupted up, revoked token)", function () {
   this.timeout(20 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   const clients: Record<string, Clients> = {};
   const spec = baseFleet();
   let stack: LabStack | undefined;
@@ -183,6 +183,7 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
   const setSpec = () => the().edit((c) => Object.assign(c, fleetConfig(spec)));
 
   before(() => {
+    cli = new PulumiCli();
     clients.karmada = labClients("karmada");
     for (const m of ALL) clients[m] = labClients(m);
   });
@@ -199,7 +200,7 @@ describe("lab: faults (apiserver down mid-up, controller-manager down, interrupt
         console.error(`      destroy ${stack.name} failed:\n${outputOf(r).split("\n").slice(-25).join("\n")}`);
       await stack.remove();
     }
-    cli.dispose();
+    cli?.dispose();
     console.log(`      timings: ${timings.join("; ")}`);
   });
 

@@ -42,7 +42,7 @@ async function caSecret(c: Clients): Promise<k8s.V1Secret | undefined> {
 
 describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls)", function () {
   this.timeout(20 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   let stack: LabStack;
   let karmada: Clients;
   const member: Record<string, Clients> = {};
@@ -58,6 +58,7 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
   }
 
   before(async () => {
+    cli = new PulumiCli();
     karmada = labClients("karmada");
     for (const m of [...MEMBERS, OUTSIDER]) member[m] = labClients(m);
     // The stand-in CRDs on the TLS members only (cert-manager would install the real ones),
@@ -113,7 +114,7 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
 
   after(async () => {
     await stack?.remove();
-    cli.dispose();
+    cli?.dispose();
     removeCrds();
   });
 

@@ -40,13 +40,14 @@ function clusterReady(c: Obj | undefined): boolean {
 
 describe("lab: fleet stack (Karmada joins, federated IrisCluster, fleet Secret)", function () {
   this.timeout(20 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   let stack: LabStack;
   let karmada: Clients;
   const member: Record<string, Clients> = {};
   const secretsSeen: string[] = [LICENSE, SHHHH.password];
 
   before(async () => {
+    cli = new PulumiCli();
     karmada = labClients("karmada");
     for (const m of [...MEMBERS, ...OTHERS]) member[m] = labClients(m);
     const base = YAML.parse(fs.readFileSync("Pulumi.lab-fleet.yaml", "utf8")).config;
@@ -68,7 +69,7 @@ describe("lab: fleet stack (Karmada joins, federated IrisCluster, fleet Secret)"
   });
   after(async () => {
     await stack?.remove();
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("pulumi up joins every member; each Cluster is Ready in Karmada with its placement fields", async () => {

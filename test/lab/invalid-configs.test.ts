@@ -676,12 +676,13 @@ async function deadCopy(source: string, target: string): Promise<void> {
 }
 
 describe("lab: invalid configurations are rejected by pulumi preview, one message each, nothing created", function () {
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   const stack = "labtest-invalid";
   let files: Files;
   let encryption: Config;
 
   before(async () => {
+    cli = new PulumiCli();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-invalid-"));
     files = {
       dir,
@@ -715,7 +716,7 @@ describe("lab: invalid configurations are rejected by pulumi preview, one messag
     await cli.run(["stack", "rm", "--yes", "--force", "--stack", stack]);
     fs.rmSync(path.join(REPO, `Pulumi.${stack}.yaml`), { force: true });
     fs.rmSync(files.dir, { recursive: true, force: true });
-    cli.dispose();
+    cli?.dispose();
   });
 
   it(`${CASES.length} invalid configurations: each preview fails with its one problem (key, value, fix), and the lab holds no new object`, async () => {

@@ -47,8 +47,11 @@ function tail(res: RunResult): string {
 
 describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
   this.timeout(10 * 60_000);
-  const cli = new PulumiCli();
-  after(() => cli.dispose());
+  let cli: PulumiCli;
+  before(() => {
+    cli = new PulumiCli();
+  });
+  after(() => cli?.dispose());
 
   describe("a program that breaks the rules (test/fixtures/policy-bad)", () => {
     let res: RunResult;
@@ -56,10 +59,11 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
     const of = (policy: string) => violations.filter((v) => v.policy === policy);
 
     // Its own CLI: the stand-in gcp plugin is on PATH for this program only.
-    const badCli = new PulumiCli();
-    badCli.env.PATH = [FAKE_GCP_PLUGIN_DIR, badCli.env.PATH ?? ""].join(path.delimiter);
+    let badCli: PulumiCli;
 
     before(async () => {
+      badCli = new PulumiCli();
+      badCli.env.PATH = [FAKE_GCP_PLUGIN_DIR, badCli.env.PATH ?? ""].join(path.delimiter);
       await badCli.ok(["stack", "init", BAD_STACK, "--secrets-provider", "passphrase"], { cwd: BAD_DIR });
       await badCli.ok(["stack", "tag", "set", "iko-plus:environment", "production", "--stack", BAD_STACK], {
         cwd: BAD_DIR,
@@ -70,7 +74,7 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
     after(async () => {
       await badCli.run(["stack", "rm", "--yes", "--force", "--stack", BAD_STACK], { cwd: BAD_DIR });
       fs.rmSync(path.join(BAD_DIR, `Pulumi.${BAD_STACK}.yaml`), { force: true });
-      badCli.dispose();
+      badCli?.dispose();
     });
 
     it("fails the preview, every violation mandatory, no advisory about unknown values", () => {

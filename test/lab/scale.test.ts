@@ -81,7 +81,7 @@ const count = (ms: Mismatch[]) => ms.reduce((n, m) => n + m.missing.length + m.e
 
 describe(`lab: scale without loss (${COUNT} federated IrisClusters over ${MEMBERS.length} members)`, function () {
   this.timeout(30 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   const clients: Record<string, Clients> = {};
   const spec = scaleFleet();
   const expected = expectedObjects(spec, ALL);
@@ -89,6 +89,7 @@ describe(`lab: scale without loss (${COUNT} federated IrisClusters over ${MEMBER
   const timings: string[] = [];
 
   before(() => {
+    cli = new PulumiCli();
     clients.karmada = labClients("karmada");
     for (const m of ALL) clients[m] = labClients(m);
   });
@@ -101,7 +102,7 @@ describe(`lab: scale without loss (${COUNT} federated IrisClusters over ${MEMBER
         );
       await stack.remove();
     }
-    cli.dispose();
+    cli?.dispose();
     console.log(`      timings: ${timings.join("; ")}`);
   });
 

@@ -58,13 +58,14 @@ async function operatorPodTemplate(home: Clients) {
 
 describe("lab: wfh stack (IKO works from home)", function () {
   this.timeout(15 * 60_000);
-  const cli = new PulumiCli();
+  let cli: PulumiCli;
   let stack: LabStack;
   let home: Clients;
   let work: Clients;
   const secretsSeen: string[] = [];
 
   before(async () => {
+    cli = new PulumiCli();
     home = labClients("ikohome");
     work = labClients("ikowork");
     stack = new LabStack(cli, "labtest-wfh", "Pulumi.lab-wfh.yaml", {
@@ -83,7 +84,7 @@ describe("lab: wfh stack (IKO works from home)", function () {
 
   after(async () => {
     await stack?.remove();
-    cli.dispose();
+    cli?.dispose();
   });
 
   it("pulumi up succeeds and wires the operator at home to work", async () => {
