@@ -3,7 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CiliumCni, ClusterMesh, MeshCniArgs } from "../components/cilium";
-import { ClusterHandle, ExistingCluster } from "../components/cluster";
+import { ClusterHandle, ExistingCluster, withReadyGate } from "../components/cluster";
 import { GkeCluster } from "../components/gcp";
 import { KindCluster, RegistryMirror } from "../components/kind";
 import { kindControlPlaneHost } from "../components/names";
@@ -21,13 +21,15 @@ type StackCluster = ClusterConfig & Partial<Pick<FleetClusterConfig, "gke" | "ex
 
 /** Declares the cluster and, when enabled, Cilium on it; returns the handle gated on the CNI. */
 export function declareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
-  return declareCni(c, declareBareCluster(c, env));
+  return declareCni(c, declareBareCluster(c, env)).handle;
 }
 
 /**
  * Declares every cluster, then (with `mesh`) the Cilium ClusterMesh between its members, then
  * Cilium on each: a member's Cilium release carries its mesh values and waits for its mesh
- * Secrets. Returns the handles (gated on the CNI) by name, and the mesh.
+ * Secrets; then the wait until the mesh carries global Services between every pair of members.
+ * Returns the handles by name, each gated on its CNI (a mesh member's also on that wait), and
+ * the mesh.
  */
 export function declareClusters(
   configs: StackCluster[],
@@ -54,9 +56,17 @@ export function declareClusters(
     });
   }
   const handles = new Map<string, ClusterHandle>();
+  const meshMembers: Record<string, { handle: ClusterHandle; release?: CiliumCni["release"] }> = {};
   for (const c of configs) {
     const member = clusterMesh?.memberNames.includes(c.name) ? clusterMesh.cniArgs(c.name) : undefined;
-    handles.set(c.name, declareCni(c, bare.get(c.name) as ClusterHandle, member));
+    const declared = declareCni(c, bare.get(c.name) as ClusterHandle, member);
+    handles.set(c.name, declared.handle);
+    if (member) meshMembers[c.name] = declared;
+  }
+  if (clusterMesh) {
+    const ready = clusterMesh.declareReadiness(meshMembers);
+    for (const name of Object.keys(meshMembers))
+      handles.set(name, withReadyGate(handles.get(name) as ClusterHandle, ready));
   }
   return { handles, mesh: clusterMesh };
 }
@@ -108,9 +118,13 @@ function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
 }
 
 /** Cilium on a cluster when enabled (with its ClusterMesh values and Secrets when a member). */
-function declareCni(c: StackCluster, handle: ClusterHandle, mesh?: MeshCniArgs): ClusterHandle {
-  if (!c.cilium.enabled || c.source === "gke") return handle;
-  return new CiliumCni(`${c.name}-cni`, {
+function declareCni(
+  c: StackCluster,
+  handle: ClusterHandle,
+  mesh?: MeshCniArgs,
+): { handle: ClusterHandle; release?: CiliumCni["release"] } {
+  if (!c.cilium.enabled || c.source === "gke") return { handle };
+  const cni = new CiliumCni(`${c.name}-cni`, {
     cluster: handle,
     clusterId: c.cilium.clusterId,
     chartPath: c.cilium.chartPath,
@@ -119,5 +133,6 @@ function declareCni(c: StackCluster, handle: ClusterHandle, mesh?: MeshCniArgs):
     kubeProxyReplacement: replacesKubeProxy(c),
     clusterMesh: mesh?.clusterMesh,
     dependsOn: mesh?.dependsOn,
-  }).handle;
+  });
+  return { handle: cni.handle, release: cni.release };
 }

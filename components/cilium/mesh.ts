@@ -12,12 +12,15 @@
  * release. The CA key stays in the stack's state: it never enters a cluster.
  * Pure parts: mesh-values.ts (rules, values, certificate subjects, Secret manifests).
  */
+import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
+import { kubeconfigCredentials } from "../kubeconfig";
 import { throwIfArgProblems } from "../names";
 import { FleetCaOptions, FleetCaSource, resolveCaOptions } from "../tls/ca";
 import { FleetCa } from "../tls/ca-provider";
+import { ClusterMeshReady, DEFAULT_MESH_READY_TIMEOUT_SECONDS, meshProbeServiceManifest } from "./mesh-ready";
 import { MESH_CERT_VALIDITY_DAYS, MeshCertificates } from "./mesh-tls";
 import {
   CILIUM_NAMESPACE,
@@ -88,6 +91,7 @@ export class ClusterMesh extends pulumi.ComponentResource {
   /** The members' Cilium cluster names, in order. */
   declare public readonly memberNames: string[];
   private readonly cni: Record<string, MeshCniArgs>;
+  private readonly meshName: string;
 
   constructor(name: string, args: ClusterMeshArgs, opts?: pulumi.ComponentResourceOptions) {
     const names = args.members.map((m) => m.clusterName ?? m.cluster.name);
@@ -106,6 +110,7 @@ export class ClusterMesh extends pulumi.ComponentResource {
     );
     super("iko-plus:cilium:ClusterMesh", name, {}, opts);
     this.memberNames = names;
+    this.meshName = name;
 
     let caCert: pulumi.Output<string>;
     let caKey: pulumi.Output<string>;
@@ -170,5 +175,48 @@ export class ClusterMesh extends pulumi.ComponentResource {
         `ClusterMesh: ${JSON.stringify(clusterName)} is not a member (members: ${this.memberNames.join(", ")})`,
       );
     return a;
+  }
+
+  /**
+   * Declares the wait until the mesh carries global Services between every pair of members
+   * (ClusterMeshReady): a probe Service in each member (global, backed by its clustermesh-apiserver),
+   * then the wait, which every agent of every member must pass. `members` are the members by
+   * Cilium cluster name: their handles gated on their Cilium, and their Cilium releases (a new
+   * release revision waits again). Call it once, after every member's CiliumCni; gate whatever
+   * needs the mesh on the returned resource.
+   */
+  declareReadiness(
+    members: Record<string, { handle: ClusterHandle; release?: k8s.helm.v3.Release }>,
+    timeoutSeconds: number = DEFAULT_MESH_READY_TIMEOUT_SECONDS,
+  ): ClusterMeshReady {
+    const probes: pulumi.Resource[] = [];
+    const access = this.memberNames.map((member) => {
+      const m = members[member];
+      if (!m) throw new Error(`ClusterMesh.declareReadiness: no handle for member ${JSON.stringify(member)}`);
+      probes.push(
+        new k8s.core.v1.Service(`${this.meshName}-${member}-probe`, meshProbeServiceManifest(), {
+          parent: this,
+          provider: m.handle.provider,
+          dependsOn: m.handle.readyGate,
+        }),
+      );
+      return {
+        name: member,
+        kubeconfig: m.handle.kubeconfig.apply((t) =>
+          kubeconfigCredentials(t, `${member}'s kubeconfig`, (f) => fs.readFileSync(f, "utf8")),
+        ),
+      };
+    });
+    return new ClusterMeshReady(
+      `${this.meshName}-ready`,
+      {
+        members: pulumi
+          .all(access.map((a) => pulumi.all([a.name, a.kubeconfig])))
+          .apply((list) => list.map(([name, kubeconfig]) => ({ name, kubeconfig }))),
+        timeoutSeconds,
+        triggers: this.memberNames.map((member) => members[member].release?.status.revision ?? 0),
+      },
+      { parent: this, dependsOn: probes },
+    );
   }
 }

@@ -12,6 +12,7 @@
  * provider only uses Node built-ins (and the pure functions of ./works).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ApiAnswer, apiRequest } from "../cluster/api";
 import type { KubeconfigCredentials } from "../kubeconfig";
 import {
   PropagatedObject,
@@ -46,57 +47,15 @@ export const DEFAULT_WORKS_READY_TIMEOUT_SECONDS = 1020;
 /** The outputs kept secret in state. */
 export const WORKS_SECRET_OUTPUTS = ["karmada"];
 
-export interface KarmadaAnswer {
-  status?: number;
-  body?: unknown;
-  error?: string;
-}
+/** An answer of the Karmada API (the shared reader's, components/cluster/api.ts). */
+export type KarmadaAnswer = ApiAnswer;
 
 /**
  * A GET of the Karmada API, or a POST of `body` (as JSON) when one is given; never throws (an
  * error is returned as text, without credentials). Any 2xx answer counts as 200.
  */
-export function karmadaRequest(k: KubeconfigCredentials, apiPath: string, body?: unknown): Promise<KarmadaAnswer> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const https: typeof import("https") = require("https");
-  const url = new URL(apiPath, k.server);
-  return new Promise((resolve) => {
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (k.token) headers.Authorization = `Bearer ${k.token}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const req = https.request(
-      url,
-      {
-        method: body === undefined ? "GET" : "POST",
-        headers,
-        ca: k.ca,
-        cert: k.cert,
-        key: k.key,
-        rejectUnauthorized: !k.insecure,
-        timeout: 10_000,
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (d: string) => {
-          text += d;
-        });
-        res.on("end", () => {
-          const code = res.statusCode ?? 0;
-          if (code < 200 || code > 299) return resolve({ status: code });
-          const status = 200;
-          try {
-            resolve({ status, body: JSON.parse(text) as unknown });
-          } catch {
-            resolve({ error: `an unreadable answer from ${k.server}` });
-          }
-        });
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
-    req.on("error", (err: Error) => resolve({ error: `${k.server}: ${err.message}` }));
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
+export const karmadaRequest: (k: KubeconfigCredentials, apiPath: string, body?: unknown) => Promise<ApiAnswer> =
+  apiRequest;
 
 /** The member's Works, or the error; a missing Work API (404: Karmada gone or never installed) leaves nothing to wait for. */
 async function listWorks(k: KubeconfigCredentials, cluster: string): Promise<{ works?: WorkLike[]; error?: string }> {

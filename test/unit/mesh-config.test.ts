@@ -6,7 +6,7 @@
  */
 import * as assert from "assert";
 import * as path from "path";
-import { Registered, installMocks, one, settle } from "./mocks";
+import { Registered, installMocks, one, settle, unwrapSecret } from "./mocks";
 
 const registered: Registered[] = installMocks();
 import { clusterPodSubnet, replacesKubeProxy, validateConfig, validateWfhConfig, wfhStack } from "../../stacks";
@@ -314,6 +314,41 @@ describe("unit (mocks): the wfh stack with a mesh", () => {
     assert.strictEqual(
       mine.filter((r) => r.type === "kubernetes:core/v1:Secret" && r.name.startsWith("mesh-")).length,
       8,
+    );
+    // The mesh is ready only once each member's agents hold the other's probe backends: a global
+    // probe Service on each member after its Cilium, then the wait, which IKO's release waits for.
+    for (const member of ["wm-a", "wm-b"]) {
+      const probe = one(mine, "kubernetes:core/v1:Service", `mesh-${member}-probe`);
+      assert.deepStrictEqual(probe.inputs.metadata, {
+        name: "iko-plus-mesh-probe",
+        namespace: "kube-system",
+        labels: { "app.kubernetes.io/managed-by": "iko-plus" },
+        annotations: { "service.cilium.io/global": "true" },
+      });
+      assert.ok(
+        probe.dependencies.some((d) => d.endsWith(`::${member}-cni-cilium`)),
+        `${member}'s probe after its Cilium`,
+      );
+    }
+    const ready = one(mine, "pulumi-nodejs:dynamic/iko-plus-cilium:ClusterMeshReady", "mesh-ready");
+    assert.deepStrictEqual(
+      ready.dependencies
+        .filter((d) => d.includes("-probe"))
+        .map((d) => d.replace(/.*::/, ""))
+        .sort(),
+      ["mesh-wm-a-probe", "mesh-wm-b-probe"],
+    );
+    const members = unwrapSecret(ready.inputs.members);
+    assert.strictEqual(members.secret, true, "the members' credentials are secret");
+    assert.deepStrictEqual(
+      (members.value as { name: string }[]).map((m) => m.name),
+      ["wm-a", "wm-b"],
+    );
+    const ikoRelease = mine.find((r) => r.type === "kubernetes:helm.sh/v3:Release" && r.name.startsWith("iko"));
+    assert.ok(ikoRelease, "IKO's release is declared");
+    assert.ok(
+      ikoRelease.dependencies.some((d) => d.endsWith("::mesh-ready")),
+      `IKO's release waits for the mesh: ${ikoRelease.dependencies.join(", ")}`,
     );
     // Without mesh: no ClusterMesh, no clustermesh values.
     const m = registered.length;
