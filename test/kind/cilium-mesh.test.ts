@@ -13,9 +13,11 @@
  *   (c) a second `up` with mesh-b taken out of the mesh: both stop answering.
  */
 import * as assert from "assert";
+import * as k8s from "@kubernetes/client-node";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { MESH_PROBE_SERVICE, serviceBackends } from "../../components/cilium/mesh-ready";
 import { Clients, clientsFromText, waitFor } from "../lab/kube";
 import { PulumiCli } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
@@ -100,9 +102,11 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
     ]);
     return res.code === 0 && res.stdout.trim() !== "" ? res.stdout.trim() : undefined;
   };
-  const agent = async (cluster: string) =>
-    (await clients[cluster].core.listNamespacedPod({ namespace: "kube-system", labelSelector: "k8s-app=cilium" }))
-      .items[0].metadata?.name as string;
+  const agents = async (cluster: string) =>
+    (
+      await clients[cluster].core.listNamespacedPod({ namespace: "kube-system", labelSelector: "k8s-app=cilium" })
+    ).items.map((p) => p.metadata?.name as string);
+  const agent = async (cluster: string) => (await agents(cluster))[0];
 
   before(async () => {
     cli = kindPulumiCli(env);
@@ -205,22 +209,44 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
         `${name}: no mesh CA key in the cluster`,
       );
     }
-    // Mesh convergence: both agents see the other cluster ready (cilium-dbg status).
+    // What `up` returning means for the mesh (ClusterMeshReady): right now, with no wait, every
+    // agent of each cluster holds the other cluster's backend of the global probe Service, as
+    // Cilium's own load-balancing table shows it.
+    const own: Record<string, string[]> = {};
     for (const name of [A, B]) {
-      const pod = await agent(name);
-      await waitFor(
-        `${name}'s agent: 1/1 remote clusters ready`,
-        async () =>
-          /^ClusterMesh:\s+1\/1 remote clusters ready/m.test(
-            kubectl(name, ["-n", "kube-system", "exec", pod, "-c", "cilium-agent", "--", "cilium-dbg", "status"])
-              .stdout,
-          ),
-        300_000,
-        2000,
-      );
-      console.log(
-        `      ${name}'s agent: 1/1 remote clusters ready ${((Date.now() - upReturned) / 1000).toFixed(0)} s after up returned`,
-      );
+      const slices = await clients[name].config.makeApiClient(k8s.DiscoveryV1Api).listNamespacedEndpointSlice({
+        namespace: "kube-system",
+        labelSelector: `kubernetes.io/service-name=${MESH_PROBE_SERVICE}`,
+      });
+      own[name] = slices.items.flatMap((sl) => sl.endpoints.flatMap((e) => e.addresses)).sort();
+      assert.strictEqual(own[name].length, 1, `${name}: the probe is backed by its clustermesh-apiserver`);
+    }
+    for (const [name, peer] of [
+      [A, B],
+      [B, A],
+    ]) {
+      for (const pod of await agents(name)) {
+        const res = kubectl(name, [
+          "-n",
+          "kube-system",
+          "exec",
+          pod,
+          "-c",
+          "cilium-agent",
+          "--",
+          "cilium-dbg",
+          "service",
+          "list",
+          "-o",
+          "json",
+        ]);
+        const holds = serviceBackends(JSON.parse(res.stdout), { namespace: "kube-system", name: MESH_PROBE_SERVICE });
+        assert.deepStrictEqual(
+          holds,
+          [...own[A], ...own[B]].sort(),
+          `${name}'s agent ${pod} holds its own and ${peer}'s probe backend when up returns`,
+        );
+      }
     }
     const state = await stack.exportState();
     assert.doesNotMatch(state, /BEGIN (RSA )?PRIVATE KEY/, "no private key in plain text in the state");
@@ -338,6 +364,36 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
       }
     }
     assert.deepStrictEqual(containersNamed([`${A}-`, `${B}-`]), [`${A}-control-plane`, `${B}-control-plane`]);
+  });
+
+  it("(b') a Service made global after up (annotated in both clusters) answers from mesh-a by mesh-b's pod", async () => {
+    const iris = standinImages(env).iris;
+    const late = { ...globalService("late", 52773) } as { metadata: { annotations?: Record<string, string> } };
+    late.metadata = { ...late.metadata, annotations: {} };
+    assert.strictEqual(kubectl(B, ["apply", "-f", "-"], list(late, standinPod("late-b", "late", iris))).code, 0);
+    assert.strictEqual(kubectl(A, ["apply", "-f", "-"], list(late)).code, 0);
+    assert.strictEqual(
+      kubectl(B, ["-n", NS, "wait", "--for=condition=Ready", "pod/late-b", "--timeout=180s"]).code,
+      0,
+      "late-b Ready",
+    );
+    // Not global yet: mesh-a's Service has no backend at all.
+    assert.strictEqual(ask(A, "client", `late.${NS}.svc.cluster.local`, 52773, true), undefined);
+    const annotated = Date.now();
+    for (const c of [A, B])
+      assert.strictEqual(
+        kubectl(c, ["-n", NS, "annotate", "service", "late", "service.cilium.io/global=true"]).code,
+        0,
+        `${c}: annotated`,
+      );
+    const answer = await waitFor(
+      "mesh-a's client answered by late-b in mesh-b",
+      async () => ask(A, "client", `late.${NS}.svc.cluster.local`, 52773, true),
+      120_000,
+      1000,
+    );
+    assert.strictEqual(answer, "IRIS STAND-IN late-b");
+    console.log(`      answered across ${((Date.now() - annotated) / 1000).toFixed(0)} s after the annotation`);
   });
 
   it("(c) a second up with mesh-b out of the mesh: the global Service and the pair stop answering across", async () => {
