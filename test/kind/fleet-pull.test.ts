@@ -123,7 +123,7 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
 
   // A failure (e.g. the Karmada API not serving its groups in time) is read before the clusters go.
   afterEach(function () {
-    if (this.currentTest?.state === "failed") printKarmadaDiagnostics(HOST);
+    if (this.currentTest?.state === "failed") printKarmadaDiagnostics(HOST, PORT);
   });
 
   after(async () => {

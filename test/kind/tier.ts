@@ -188,51 +188,16 @@ export const KARMADA_HOST_DEPLOYMENTS = [
 ];
 
 /**
- * The kubectl reads (arguments after `kubectl`) that show why Karmada on a host cluster is not
- * serving: its pods and the tail of each server's log (current and previous container).
+ * For a failed test's afterEach: prints why Karmada on `hostCluster` does not serve, read on its
+ * control-plane node by kind-tier/karmada-diagnose.sh (the pods, Services and EndpointSlices; the
+ * APIService and its ExternalName Service in the Karmada API; what that name resolves to from the
+ * Karmada apiserver's pod and who answers there; each server's log tail), before the clusters go.
  */
-export function karmadaDiagnosticReads(namespace: string, deployments: string[], tail = 60): string[][] {
-  const reads = [["-n", namespace, "get", "pods", "-o", "wide"]];
-  for (const d of deployments)
-    for (const previous of [false, true])
-      reads.push([
-        "-n",
-        namespace,
-        "logs",
-        `deploy/${d}`,
-        "--all-containers",
-        `--tail=${tail}`,
-        ...(previous ? ["--previous"] : []),
-      ]);
-  return reads;
-}
-
-/**
- * Runs karmadaDiagnosticReads on the host cluster's control-plane node (its own kubectl and
- * admin kubeconfig, so it works when `pulumi up` failed before any output), for a failed test to
- * print before the clusters are deleted.
- */
-export function karmadaHostDiagnostics(hostCluster: string, namespace: string, deployments: string[]): string {
-  return karmadaDiagnosticReads(namespace, deployments)
-    .map((args) => {
-      const r = docker(
-        "exec",
-        `${hostCluster}-control-plane`,
-        "kubectl",
-        "--kubeconfig=/etc/kubernetes/admin.conf",
-        ...args,
-      );
-      return `$ kubectl ${args.join(" ")} (exit ${r.code})\n${r.stdout}${r.stderr}`;
-    })
-    .join("\n");
-}
-
-/** For a failed test's afterEach: prints karmadaHostDiagnostics of the chart's install on `hostCluster`. */
-export function printKarmadaDiagnostics(hostCluster: string): void {
-  console.log(`      diagnostics of Karmada on ${hostCluster}:`);
-  console.log(
-    karmadaHostDiagnostics(hostCluster, KARMADA_HOST_NAMESPACE, KARMADA_HOST_DEPLOYMENTS).replace(/^/gm, "        "),
-  );
+export function printKarmadaDiagnostics(hostCluster: string, nodePort = 32443): void {
+  const script = path.join(__dirname, "../../kind-tier/karmada-diagnose.sh");
+  const r = sh("bash", [script, hostCluster, KARMADA_HOST_NAMESPACE, String(nodePort)]);
+  console.log(`      diagnostics of Karmada on ${hostCluster} (exit ${r.code}):`);
+  console.log(`${r.stdout}${r.stderr}`.replace(/^/gm, "        "));
 }
 
 /**
