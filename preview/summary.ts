@@ -4,6 +4,7 @@
  * paths. Secret values never leave this module: a value is shown only when it is a non-secret
  * scalar (see `isSensitivePath` and `SECRET_SIG`); otherwise only its path is.
  */
+import { SECRET_DATA_FIELDS, SECRET_NAME_WORDS } from "../components/names/secrets";
 
 /** The signature key Pulumi puts on secret values in serialized state. */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -183,12 +184,30 @@ export function lookupPath(obj: unknown, path: (string | number)[]): Lookup {
   return { found: true, value: cur, secret: isSecretValue(cur) };
 }
 
-/** Names whose values are never shown, whatever their secret-ness (kubeconfigs, keys, tokens...). */
-const SENSITIVE = /pass(word|wd)?|token|secret|kubeconfig|credential|private|licen[cs]e|key|cert|\bca\b|tls|auth/i;
+/**
+ * Names whose values are never shown, whatever their secret-ness: anywhere in a name, the secret
+ * names of the list (components/names/secrets.ts) and, the summary being only for display, wider
+ * words (`secret`, `cert`, `ca`, `tls`...).
+ */
+const SENSITIVE = new RegExp(
+  [
+    ...SECRET_NAME_WORDS,
+    "pass(word|wd)?",
+    "secret",
+    "credential",
+    "private",
+    "licen[cs]e",
+    "cert",
+    "\\bca\\b",
+    "tls",
+    "auth",
+  ].join("|"),
+  "i",
+);
 
-/** True when a property path is under a sensitive name, or is a Secret's `data`/`stringData`. */
+/** True when a property path is under a sensitive name, or is a Secret's data (`data`, `stringData`...). */
 export function isSensitivePath(type: string, path: (string | number)[]): boolean {
-  if (/:Secret$/.test(type) && (path[0] === "data" || path[0] === "stringData")) return true;
+  if (/:Secret$/.test(type) && typeof path[0] === "string" && SECRET_DATA_FIELDS.includes(path[0])) return true;
   return path.some((p) => typeof p === "string" && SENSITIVE.test(p));
 }
 

@@ -53,7 +53,7 @@ export function validateConfig(
   currentStack?: string,
 ): WfhConfig | FleetConfig | RegionConfig {
   if (raw.program === "region") return validateRegionConfig(raw, secretKeys, currentStack);
-  return raw.program === "fleet" ? validateFleetConfig(raw, secretKeys) : validateWfhConfig(raw);
+  return raw.program === "fleet" ? validateFleetConfig(raw, secretKeys) : validateWfhConfig(raw, secretKeys);
 }
 
 /** The outputs that have a value: a program's optional outputs it did not make are left out. */

@@ -3,3 +3,4 @@ export * from "./images";
 export * from "./problems";
 export * from "./numbers";
 export * from "./merge";
+export * from "./secrets";

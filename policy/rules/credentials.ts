@@ -8,9 +8,11 @@
  * - a PEM private key, also base64-encoded (as in `client-key-data`);
  * - a JWT (bearer or ServiceAccount token: three base64url parts, the first two starting `eyJ`);
  * - in Kubernetes Secrets and ConfigMaps (`data`, `stringData`, `binaryData`) and in provider
- *   inputs: any non-empty value under a key named `token`, `kubeconfig` or `key`, or ending in one
- *   of those (`accessToken`, `client-key`, `iris.key`).
+ *   inputs: any non-empty value under a key named `token`, `kubeconfig`, `key`, `passphrase` or
+ *   `password`, or ending in one of those (`accessToken`, `client-key`, `iris.key`).
+ * The names and the data fields come from the one list of secrets (components/names/secrets.ts).
  */
+import { SECRET_DATA_FIELDS, isSecretName } from "../../components/names/secrets";
 import { describe, Leaf, leaves, mask, PolicyResource } from "./values";
 
 export const NO_PLAIN_CREDENTIALS = "no-plain-credentials";
@@ -44,13 +46,9 @@ export function hasJwt(text: string): boolean {
   return JWT.test(text);
 }
 
-/** Whether a field name says it holds a credential: `token`, `kubeconfig`, `key`, or a name ending so. */
+/** Whether a field name says it holds a credential: a secret name of the list, or a name ending so. */
 export function isCredentialKey(key: string): boolean {
-  return (
-    /^(token|kubeconfig|key)$/i.test(key) ||
-    /[-_.](token|kubeconfig|key)$/i.test(key) ||
-    /[a-z0-9](Token|Kubeconfig|Key)$/.test(key)
-  );
+  return isSecretName(key);
 }
 
 /** A one-line absolute, home or relative file path (a provider's `kubeconfig` may be a path). */
@@ -70,11 +68,11 @@ export function credentialIn(text: string): CredentialKind | undefined {
  * Whether a leaf's field name is judged too: top-level provider inputs, and the entries of a
  * Kubernetes Secret's or ConfigMap's `data`, `stringData` or `binaryData`.
  */
+const DATA_PATH = new RegExp(`^(${SECRET_DATA_FIELDS.join("|")})[.[]`);
+
 function judgedByName(type: string, leaf: Leaf): boolean {
   if (type.startsWith("pulumi:providers:")) return !/[.[]/.test(leaf.path);
-  return (
-    /^kubernetes:core\/v1:(Secret|ConfigMap)(Patch)?$/.test(type) && /^(data|stringData|binaryData)[.[]/.test(leaf.path)
-  );
+  return /^kubernetes:core\/v1:(Secret|ConfigMap)(Patch)?$/.test(type) && DATA_PATH.test(leaf.path);
 }
 
 const KIND_TEXT: Record<CredentialKind, string> = {

@@ -4,6 +4,7 @@
  * their own secret config keys, which the entries name.
  */
 import { Problems } from "../problems";
+import { isSecretConfigKey } from "../../components/names/secrets";
 import { RegistryMirror } from "../../components/kind";
 import { MeshConfig, readMesh } from "./mesh";
 import { ClusterConfig, checkClusterSet, readRegistryMirror } from "./cluster";
@@ -191,7 +192,8 @@ function readFleetCluster(
 
 /** Validates a fleet stack's raw config; `secretKeys` are the full keys stored as secrets. */
 export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetConfig {
-  const problems = new Problems(PROJECT);
+  const isSecret = (k: string) => isSecretConfigKey(k, secretKeys, PROJECT);
+  const problems = new Problems(PROJECT, isSecret);
   const r = new Reader(problems);
   const referenced = new Set<string>();
   const clusters: FleetClusterConfig[] = [];
@@ -352,7 +354,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
   }
   r.unknownTopLevelKeys(raw, FLEET_KEYS, {
     referenced,
-    isSecret: (key) => secretKeys.includes(`${PROJECT}:${key}`),
+    isSecret,
     hint: "(or a secret key that an entry names)",
   });
   problems.throwIfAny();

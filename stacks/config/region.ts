@@ -6,6 +6,7 @@
  */
 import { checkDns1123Label } from "../../components/names";
 import { Problems } from "../problems";
+import { isSecretConfigKey } from "../../components/names/secrets";
 import { checkKarmadaMemberArgs } from "../../components/karmada";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { RegistryMirror } from "../../components/kind";
@@ -122,7 +123,8 @@ function readMember(
  * `currentStack` is this stack's name. Throws one ConfigError with every problem.
  */
 export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], currentStack?: string): RegionConfig {
-  const problems = new Problems(PROJECT);
+  const isSecret = (k: string) => isSecretConfigKey(k, secretKeys, PROJECT);
+  const problems = new Problems(PROJECT, isSecret);
   const r = new Reader(problems);
   const referenced = new Set<string>();
   const fleetStack = r.string("fleetStack", raw.fleetStack);
@@ -182,7 +184,7 @@ export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], curren
   }
   r.unknownTopLevelKeys(raw, REGION_KEYS, {
     referenced,
-    isSecret: (key) => secretKeys.includes(`${PROJECT}:${key}`),
+    isSecret,
     hint: "(or a secret key that member.kubeconfigSecret names)",
   });
   const registryMirror = readRegistryMirror(r, raw.registryMirror);

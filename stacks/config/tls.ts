@@ -2,6 +2,7 @@
  * Config of fleet TLS: the fleet's `fleetTls` (members, CA, cert-manager) and each federated
  * IrisCluster's `tls` (which IRIS components get the fleet's certificate in `spec.tls`).
  */
+import { readRefName } from "./secret-ref";
 import {
   CA_DEFAULTS,
   CERT_MANAGER_CHART_VERSION,
@@ -95,21 +96,22 @@ function readPemRef(
   mustBeSecret: boolean,
   what: string,
 ): { name?: string; text?: string } {
-  const name = r.string(key, v);
-  if (name === undefined) return {};
+  const checked = readRefName(r, key, v, what);
+  if (checked === undefined) return {};
+  const { name, shown } = checked;
   ctx.referenced.add(name);
   const value = ctx.raw[name];
   const secret = ctx.secretKeys.includes(`${PROJECT}:${name}`);
-  const how = `pulumi config set ${mustBeSecret ? "--secret " : ""}${name} -- "$(cat ${what}.pem)"`;
+  const how = `pulumi config set ${mustBeSecret ? "--secret " : ""}${shown} -- "$(cat ${what}.pem)"`;
   if (value === undefined) {
-    r.problems.add(key, name, `names config key ${PROJECT}:${name}, which is not set; set it with \`${how}\``);
+    r.problems.add(key, name, `names config key ${PROJECT}:${shown}, which is not set; set it with \`${how}\``);
     return { name };
   }
   if (mustBeSecret && !secret) {
     r.problems.add(
       key,
       name,
-      `names config key ${PROJECT}:${name}, which is not a secret; set it again with \`${how}\``,
+      `names config key ${PROJECT}:${shown}, which is not a secret; set it again with \`${how}\``,
     );
     return { name };
   }

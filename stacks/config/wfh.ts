@@ -2,6 +2,7 @@
  * The `wfh` stack's config: home and work clusters, the remote operator, IrisClusters at work.
  */
 import { Problems } from "../problems";
+import { isSecretConfigKey } from "../../components/names/secrets";
 import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
@@ -40,12 +41,14 @@ export const KNOWN_KEYS = [
 
 /**
  * Validates the raw config of a wfh stack (keys without the project prefix; secret values in
- * plain text, which no message shows). Throws one ConfigError with every problem.
+ * plain text, which no message shows; `secretKeys` are the full keys stored as secrets). Throws
+ * one ConfigError with every problem.
  */
-export function validateWfhConfig(raw: Raw): WfhConfig {
-  const problems = new Problems(PROJECT);
+export function validateWfhConfig(raw: Raw, secretKeys: string[] = []): WfhConfig {
+  const isSecret = (k: string) => isSecretConfigKey(k, secretKeys, PROJECT);
+  const problems = new Problems(PROJECT, isSecret);
   const r = new Reader(problems);
-  r.unknownTopLevelKeys(raw, KNOWN_KEYS, { isSecret: (k) => k.toLowerCase().includes("kubeconfig") });
+  r.unknownTopLevelKeys(raw, KNOWN_KEYS, { isSecret });
   r.oneOf("program", raw.program, PROGRAMS, "wfh");
   const secret = (k: string) => (typeof raw[k] === "string" ? (raw[k] as string) : undefined);
   const home = readCluster(
