@@ -124,9 +124,16 @@ export function apiReadyTimeoutMessage(
         `${g} (${status[g] === undefined ? "no answer" : typeof status[g] === "number" ? `HTTP ${status[g]}` : status[g]})`,
     )
     .join(", ");
+  // An HTTP answer to the APIService's discovery check that is not the aggregated apiserver's own
+  // (its Service is headless, see postrender.ts): something else answered at that address.
+  const foreign = missing.some(
+    (g) => typeof status[g] === "string" && /bad status from https:\/\//.test(status[g] as string),
+  );
   return (
     `the Karmada API at ${server} was not ready within ${seconds} s of the chart's install: ${what}; ` +
-    "check the chart's karmada-static-resource Job, karmada-aggregated-apiserver, the controllers and karmada-webhook on the host (kubectl -n karmada-host get jobs,pods), then run up again"
+    (foreign
+      ? "a server other than karmada-aggregated-apiserver answered its discovery check (a proxy or host on the network answering for that address, or a Service that is not headless as KarmadaControlPlane makes it); check `kubectl -n karmada-host get svc karmada-aggregated-apiserver` shows CLUSTER-IP None and that its pod is Ready, then run up again"
+      : "check the chart's karmada-static-resource Job, karmada-aggregated-apiserver, the controllers and karmada-webhook on the host (kubectl -n karmada-host get jobs,pods), then run up again")
   );
 }
 

@@ -92,7 +92,8 @@ export interface KarmadaHelmArgs {
    * The Karmada apiserver's readiness probe, set by a Helm post-renderer. The chart hard-codes a
    * first probe 10 s after the start and one every 10 s; until the probe passes, the apiserver's
    * Service routes nowhere, so the other Karmada components, the chart's jobs and the NodePort wait.
-   * `false` keeps the chart's probe and runs no post-renderer.
+   * `false` keeps the chart's probe (the post-renderer still makes the aggregated apiserver's
+   * Service headless, see components/karmada/postrender.ts).
    * @default { initialDelaySeconds: 1, periodSeconds: 2 }
    */
   apiServerReadinessProbe?: ProbeTiming | false;
@@ -213,18 +214,21 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
             };
       const probe = h.apiServerReadinessProbe ?? DEFAULT_APISERVER_READINESS;
       // Helm runs post-renderers only on install and upgrade: a preview computes the path, writes nothing.
-      const postrender =
-        probe === false
-          ? undefined
-          : writePostRenderer(
-              h.workDir ?? DEFAULT_POSTRENDER_DIR,
-              karmadaPostRenderPatch({
-                deployment: `${KARMADA_RELEASE}-apiserver`,
-                container: `${KARMADA_RELEASE}-apiserver`,
-                timing: { initialDelaySeconds: probe.initialDelaySeconds, periodSeconds: probe.periodSeconds },
-              }),
-              { write: !pulumi.runtime.isDryRun() },
-            );
+      const postrender = writePostRenderer(
+        h.workDir ?? DEFAULT_POSTRENDER_DIR,
+        karmadaPostRenderPatch({
+          probe:
+            probe === false
+              ? undefined
+              : {
+                  deployment: `${KARMADA_RELEASE}-apiserver`,
+                  container: `${KARMADA_RELEASE}-apiserver`,
+                  timing: { initialDelaySeconds: probe.initialDelaySeconds, periodSeconds: probe.periodSeconds },
+                },
+          headlessServices: [`${KARMADA_RELEASE}-aggregated-apiserver`],
+        }),
+        { write: !pulumi.runtime.isDryRun() },
+      );
       this.release = new k8s.helm.v3.Release(
         `${name}-karmada`,
         {

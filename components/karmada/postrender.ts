@@ -1,9 +1,22 @@
 /**
- * The Helm post-renderer of KarmadaControlPlane: the Karmada chart hard-codes the apiserver's
- * readiness probe at `initialDelaySeconds: 10, periodSeconds: 10` (karmada-apiserver.yaml, chart
- * v1.16.0). Until the apiserver is Ready its Service routes nowhere, so every other component, the
- * chart's post-install job and the NodePort from the Pulumi host wait up to 10 s longer than the
- * apiserver takes to start. The patch sets the probe's timing; nothing else changes.
+ * The Helm post-renderer of KarmadaControlPlane, two patches of the chart's (non-hook) objects:
+ *
+ * - **The aggregated apiserver's Service is headless** (`clusterIP: None`). The APIService
+ *   `v1alpha1.cluster.karmada.io` reaches karmada-aggregated-apiserver through an ExternalName
+ *   Service naming this one. With a ClusterIP, a connection the Karmada apiserver opens before the
+ *   node's kube-proxy has programmed that address is not translated: it leaves the node by its
+ *   default route (masqueraded), and where something on the network answers for any address (a
+ *   transparent egress proxy; a host in the cluster's Service range), the apiserver's availability
+ *   check (TLS unverified by design, kube-aggregator) gets that server's answer, and keeps the
+ *   connection alive: `FailedDiscoveryCheck ... bad status ... 404` for as long as it lives.
+ *   Seen on kind (conntrack: the connection's reply from the ClusterIP itself, to the node's
+ *   address; the answer from the machine's egress proxy) while the aggregated apiserver answered
+ *   200 on its pod. Headless, the name resolves to the Ready pods' addresses, which the CNI routes:
+ *   no translation, nothing to leak.
+ * - **The apiserver's readiness probe, retimed.** The chart hard-codes it at
+ *   `initialDelaySeconds: 10, periodSeconds: 10` (karmada-apiserver.yaml, chart v1.16.0). Until the
+ *   apiserver is Ready its Service routes nowhere, so every other component, the chart's jobs and
+ *   the NodePort from the Pulumi host wait up to 10 s longer than the apiserver takes to start.
  */
 import * as YAML from "yaml";
 import type { PostRenderPatch } from "../postrender/wrapper";
@@ -77,14 +90,64 @@ export function retimeReadinessProbe(manifest: string, p: ReadinessProbePatch): 
     .join("");
 }
 
-/** The post-renderer's entry point (postrender/cli.ts calls it). */
-export const postRender = retimeReadinessProbe;
+/**
+ * Makes the Services named `names` headless (`spec.clusterIP: None`); every other document passes
+ * through as Helm rendered it. Throws when one of them is missing, so a changed chart fails the
+ * install instead of silently keeping its ClusterIP.
+ */
+export function makeServicesHeadless(manifest: string, names: string[]): string {
+  const out: string[] = [];
+  const found = new Set<string>();
+  for (const doc of YAML.parseAllDocuments(manifest)) {
+    if (doc.errors.length > 0)
+      throw new Error(`post-render: the chart rendered invalid YAML: ${doc.errors[0].message}`);
+    const o = asObj(doc.toJS());
+    if (doc.contents === null) continue;
+    const name = asObj(o.metadata).name;
+    if (o.kind === "Service" && typeof name === "string" && names.includes(name)) {
+      doc.setIn(["spec", "clusterIP"], "None");
+      found.add(name);
+      out.push(doc.toString());
+      continue;
+    }
+    out.push(manifest.slice(doc.range[0], doc.range[2]));
+  }
+  const missing = names.filter((n) => !found.has(n));
+  if (missing.length > 0)
+    throw new Error(
+      `post-render: no Service ${missing.map((n) => `"${n}"`).join(", ")} in the chart output; is this the Karmada chart?`,
+    );
+  return out
+    .map((d) => d.replace(/^---[ \t]*\n/, ""))
+    .map((d) => `---\n${d.endsWith("\n") ? d : `${d}\n`}`)
+    .join("");
+}
 
-/** The probe patch as the post-render wrapper takes it (`writePostRenderer`). */
-export function karmadaPostRenderPatch(params: ReadinessProbePatch): PostRenderPatch<ReadinessProbePatch> {
+/** What KarmadaControlPlane's post-renderer does. None of it is secret. */
+export interface KarmadaPostRenderParams {
+  /** The apiserver's readiness probe retiming; none keeps the chart's probe. */
+  probe?: ReadinessProbePatch;
+  /** Services made headless (the aggregated apiserver's, see this module's note). */
+  headlessServices: string[];
+}
+
+/** Both patches, in order. */
+export function karmadaPostRender(manifest: string, p: KarmadaPostRenderParams): string {
+  let out = manifest;
+  if (p.probe) out = retimeReadinessProbe(out, p.probe);
+  if (p.headlessServices.length > 0) out = makeServicesHeadless(out, p.headlessServices);
+  return out;
+}
+
+/** The post-renderer's entry point (postrender/cli.ts calls it). */
+export const postRender = karmadaPostRender;
+
+/** The patches as the post-render wrapper takes them (`writePostRenderer`). */
+export function karmadaPostRenderPatch(params: KarmadaPostRenderParams): PostRenderPatch<KarmadaPostRenderParams> {
   return {
     prefix: "karmada-postrender",
-    purpose: "Helm post-renderer retiming the Karmada apiserver's readiness probe (KarmadaControlPlane).",
+    purpose:
+      "Helm post-renderer of the Karmada chart (KarmadaControlPlane): the aggregated apiserver's Service headless, the apiserver's readiness probe retimed.",
     module: "karmada/postrender",
     params,
   };

@@ -20,6 +20,16 @@ import {
 import { generateFleetCa } from "../../components/tls/ca";
 
 describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
+  it("a discovery check answered by another server (a bad status) is named as such, with what to check", () => {
+    assert.strictEqual(
+      apiReadyTimeoutMessage("https://127.0.0.1:32443", 300, ["cluster.karmada.io/v1alpha1"], {
+        "cluster.karmada.io/v1alpha1":
+          "HTTP 503; APIService v1alpha1.cluster.karmada.io: FailedDiscoveryCheck: failing or missing response from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: bad status from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: 404",
+      }),
+      "the Karmada API at https://127.0.0.1:32443 was not ready within 300 s of the chart's install: cluster.karmada.io/v1alpha1 (HTTP 503; APIService v1alpha1.cluster.karmada.io: FailedDiscoveryCheck: failing or missing response from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: bad status from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: 404); " +
+        "a server other than karmada-aggregated-apiserver answered its discovery check (a proxy or host on the network answering for that address, or a Service that is not headless as KarmadaControlPlane makes it); check `kubectl -n karmada-host get svc karmada-aggregated-apiserver` shows CLUSTER-IP None and that its pod is Ready, then run up again",
+    );
+  });
   it("waits for the aggregated cluster API and the CRD groups", () => {
     assert.deepStrictEqual(KARMADA_API_GROUPS, [
       "cluster.karmada.io/v1alpha1",

@@ -17,7 +17,12 @@ import {
   KarmadaControlPlane,
   checkKarmadaControlPlaneArgs,
 } from "../../components/karmada";
-import { karmadaPostRenderPatch, retimeReadinessProbe } from "../../components/karmada/postrender";
+import {
+  karmadaPostRender,
+  karmadaPostRenderPatch,
+  makeServicesHeadless,
+  retimeReadinessProbe,
+} from "../../components/karmada/postrender";
 import { KindCluster } from "../../components/kind";
 import { writePostRenderer } from "../../components/postrender";
 import { compiledProject } from "./compiled-project";
@@ -27,6 +32,8 @@ const PATCH = {
   container: "karmada-apiserver",
   timing: { initialDelaySeconds: 1, periodSeconds: 2 },
 };
+/** What KarmadaControlPlane's post-renderer does by default. */
+const PARAMS = { probe: PATCH, headlessServices: ["karmada-aggregated-apiserver"] };
 
 // The chart's karmada-apiserver Deployment as Helm renders it (v1.16.0, trimmed to what the patch
 // reads), with a Service and a Deployment of the same container name that must pass untouched.
@@ -87,6 +94,22 @@ data:
         ${"    "}
     webhooks: []
   flag: "on"
+---
+# Source: karmada/templates/karmada-aggregated-apiserver.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: karmada-aggregated-apiserver
+  namespace: karmada-host
+  labels:
+    app: karmada-aggregated-apiserver
+spec:
+  ports:
+    - port: 443
+      protocol: TCP
+      targetPort: 443
+  selector:
+    app: karmada-aggregated-apiserver
 `;
 
 const docs = (text: string) => YAML.parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>);
@@ -97,7 +120,7 @@ describe("Karmada apiserver readiness post-renderer (pure)", () => {
   it("retimes only the apiserver's readiness probe: every other field and document is unchanged", () => {
     const before = docs(RENDERED);
     const after = docs(retimeReadinessProbe(RENDERED, PATCH));
-    assert.strictEqual(after.length, 4);
+    assert.strictEqual(after.length, 5);
     assert.deepStrictEqual(container(after[1]).readinessProbe, {
       failureThreshold: 3,
       httpGet: { path: "/readyz", port: 5443, scheme: "HTTPS" },
@@ -135,6 +158,35 @@ describe("Karmada apiserver readiness post-renderer (pure)", () => {
     );
     assert.throws(() => retimeReadinessProbe("a: [\n", PATCH), /the chart rendered invalid YAML/);
   });
+  it("makes only the aggregated apiserver's Service headless; every other document passes through as rendered", () => {
+    const before = docs(RENDERED);
+    const out = makeServicesHeadless(RENDERED, ["karmada-aggregated-apiserver"]);
+    const after = docs(out);
+    assert.strictEqual(after.length, 5);
+    assert.deepStrictEqual(after[4], {
+      ...before[4],
+      spec: { ...(before[4].spec as object), clusterIP: "None" },
+    });
+    for (let i = 0; i < 4; i++) assert.deepStrictEqual(after[i], before[i]);
+    for (const text of RENDERED.split(/^---\n/m).filter(
+      (d) => !d.includes("name: karmada-aggregated-apiserver\n  namespace"),
+    ))
+      if (text.trim() !== "") assert.ok(out.includes(text), `passed through as rendered:\n${text}`);
+    assert.throws(
+      () => makeServicesHeadless("kind: ConfigMap\n", ["karmada-aggregated-apiserver"]),
+      /no Service "karmada-aggregated-apiserver" in the chart output; is this the Karmada chart\?/,
+    );
+  });
+  it("the default post-render: the probe retimed, then the Service headless; without a probe, only the Service", () => {
+    assert.strictEqual(
+      karmadaPostRender(RENDERED, PARAMS),
+      makeServicesHeadless(retimeReadinessProbe(RENDERED, PATCH), ["karmada-aggregated-apiserver"]),
+    );
+    assert.strictEqual(
+      karmadaPostRender(RENDERED, { headlessServices: ["karmada-aggregated-apiserver"] }),
+      makeServicesHeadless(RENDERED, ["karmada-aggregated-apiserver"]),
+    );
+  });
   it("KarmadaControlPlane's args: the probe's timing must be whole seconds; false is allowed", () => {
     const endpoint = "https://127.0.0.1:32443";
     assert.deepStrictEqual(
@@ -158,13 +210,13 @@ describe("Karmada apiserver readiness post-renderer, run as Helm runs it", () =>
     try {
       const componentsDir = path.join(project, ".iko-plus", "program", "0123456789abcdef", "components");
       const workDir = path.join(project, ".iko-plus", "postrender");
-      const wrapper = writePostRenderer(workDir, karmadaPostRenderPatch(PATCH), { componentsDir });
+      const wrapper = writePostRenderer(workDir, karmadaPostRenderPatch(PARAMS), { componentsDir });
       assert.match(path.basename(wrapper), /^karmada-postrender-[a-f0-9]{16}\.sh$/);
       assert.ok(!/ts-node|\.ts\b/.test(fs.readFileSync(wrapper, "utf8")), "JavaScript only");
       fs.rmSync(path.join(project, ".iko-plus", "program"), { recursive: true });
       const env = { PATH: process.env.PATH ?? "" };
       const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8", cwd: os.tmpdir(), env });
-      assert.strictEqual(out, retimeReadinessProbe(RENDERED, PATCH));
+      assert.strictEqual(out, karmadaPostRender(RENDERED, PARAMS));
       const failed = child.spawnSync(wrapper, [], { input: "kind: ConfigMap\n", encoding: "utf8", env });
       assert.strictEqual(failed.status, 1);
       assert.match(failed.stderr, /no Deployment "karmada-apiserver"/);
@@ -176,7 +228,7 @@ describe("Karmada apiserver readiness post-renderer, run as Helm runs it", () =>
 
 describe("KarmadaControlPlane's post-renderer under mocks", () => {
   const host = new KindCluster("fettpr", { extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] });
-  it("the release runs the probe post-renderer by default; from sources it patches the chart as the pure patch does", async function () {
+  it("the release runs the post-renderer by default; from sources it patches the chart as the pure patches do", async function () {
     this.timeout(30000);
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-karmada-postrender-"));
     try {
@@ -188,21 +240,25 @@ describe("KarmadaControlPlane's post-renderer under mocks", () => {
       assert.strictEqual(path.dirname(wrapper), workDir);
       assert.match(path.basename(wrapper), /^karmada-postrender-[a-f0-9]{16}\.sh$/);
       const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8", cwd: os.tmpdir() });
-      assert.strictEqual(out, retimeReadinessProbe(RENDERED, PATCH), "the release's chart name and default timing");
+      assert.strictEqual(out, karmadaPostRender(RENDERED, PARAMS), "the release's names and default timing");
     } finally {
       fs.rmSync(workDir, { recursive: true, force: true });
     }
   });
-  it("apiServerReadinessProbe: false runs no post-renderer; a bad timing throws before anything is created", async () => {
+  it("apiServerReadinessProbe: false keeps the chart's probe (the Service is still made headless); a bad timing throws before anything is created", async function () {
+    this.timeout(30000);
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-karmada-postrender-"));
     const n = registered.length;
     const kp = new KarmadaControlPlane("kpnopr", {
-      helm: { host, endpoint: "https://127.0.0.1:32443", apiServerReadinessProbe: false },
+      helm: { host, endpoint: "https://127.0.0.1:32443", apiServerReadinessProbe: false, workDir },
     });
     await settle(kp, kp.release as pulumi.Resource);
-    assert.strictEqual(
+    const wrapper = String(
       one(registered.slice(n), "kubernetes:helm.sh/v3:Release", "kpnopr-karmada").inputs.postrender,
-      undefined,
     );
+    const out = child.execFileSync(wrapper, [], { input: RENDERED, encoding: "utf8", cwd: os.tmpdir() });
+    fs.rmSync(workDir, { recursive: true, force: true });
+    assert.strictEqual(out, makeServicesHeadless(RENDERED, ["karmada-aggregated-apiserver"]));
     const m = registered.length;
     assert.throws(
       () =>
