@@ -41,6 +41,7 @@ export function declareClusters(
   if (mesh && mesh.members.length > 0) {
     clusterMesh = new ClusterMesh("mesh", {
       ca: { generate: { generation: mesh.caGeneration } },
+      readyTimeoutSeconds: mesh.readyTimeoutSeconds,
       members: mesh.members.map((m) => {
         const c = configs.find((x) => x.name === m.name) as StackCluster;
         return {

@@ -23,6 +23,8 @@ export const MESH_PROBE_SERVICE = "iko-plus-mesh-probe";
 export const MESH_PROBE_PORT = 2379;
 /** Seconds `up` waits for the mesh to carry the probe between every pair of members. */
 export const DEFAULT_MESH_READY_TIMEOUT_SECONDS = 300;
+/** The wait's bounds, in seconds (ClusterMesh's `readyTimeoutSeconds`, config `mesh.readyTimeoutSeconds`). */
+export const MESH_READY_TIMEOUT_RANGE = { min: 10, max: 3600 } as const;
 
 /** The probe Service: global across the mesh, its endpoints the member's own clustermesh-apiserver. */
 export function meshProbeServiceManifest() {

@@ -17,10 +17,15 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "../cluster/handle";
 import { kubeconfigCredentials } from "../kubeconfig";
-import { throwIfArgProblems } from "../names";
+import { ArgProblem, checkField, checkWholeNumber, throwIfArgProblems } from "../names";
 import { FleetCaOptions, FleetCaSource, resolveCaOptions } from "../tls/ca";
 import { FleetCa } from "../tls/ca-provider";
-import { ClusterMeshReady, DEFAULT_MESH_READY_TIMEOUT_SECONDS, meshProbeServiceManifest } from "./mesh-ready";
+import {
+  ClusterMeshReady,
+  DEFAULT_MESH_READY_TIMEOUT_SECONDS,
+  MESH_READY_TIMEOUT_RANGE,
+  meshProbeServiceManifest,
+} from "./mesh-ready";
 import { MESH_CERT_VALIDITY_DAYS, MeshCertificates } from "./mesh-tls";
 import {
   CILIUM_NAMESPACE,
@@ -66,6 +71,12 @@ export interface ClusterMeshArgs {
   certValidityDays?: number;
   /** Raise by one to issue every member new certificates. @default 1 */
   certGeneration?: number;
+  /**
+   * Seconds `up` waits, after the members' Cilium, until every agent of every member holds every
+   * other member's backend of the probe Service (`declareReadiness`); past it `up` fails naming
+   * what is missing. A whole number from 10 to 3600. @default 300
+   */
+  readyTimeoutSeconds?: number;
 }
 
 /** What a member's CiliumCni takes from the mesh. */
@@ -92,13 +103,19 @@ export class ClusterMesh extends pulumi.ComponentResource {
   declare public readonly memberNames: string[];
   private readonly cni: Record<string, MeshCniArgs>;
   private readonly meshName: string;
+  private readonly readyTimeoutSeconds: number;
 
   constructor(name: string, args: ClusterMeshArgs, opts?: pulumi.ComponentResourceOptions) {
     const names = args.members.map((m) => m.clusterName ?? m.cluster.name);
-    throwIfArgProblems(
-      "ClusterMesh",
-      name,
-      checkClusterMeshArgs(
+    const timeoutProblems: ArgProblem[] = [];
+    checkField(
+      timeoutProblems,
+      "readyTimeoutSeconds",
+      args.readyTimeoutSeconds,
+      checkWholeNumber(MESH_READY_TIMEOUT_RANGE.min, MESH_READY_TIMEOUT_RANGE.max),
+    );
+    throwIfArgProblems("ClusterMesh", name, [
+      ...checkClusterMeshArgs(
         args.members.map((m, i) => ({
           name: names[i],
           clusterId: m.clusterId,
@@ -107,10 +124,12 @@ export class ClusterMesh extends pulumi.ComponentResource {
           kubeProxyReplacement: m.kubeProxyReplacement,
         })),
       ),
-    );
+      ...timeoutProblems,
+    ]);
     super("iko-plus:cilium:ClusterMesh", name, {}, opts);
     this.memberNames = names;
     this.meshName = name;
+    this.readyTimeoutSeconds = args.readyTimeoutSeconds ?? DEFAULT_MESH_READY_TIMEOUT_SECONDS;
 
     let caCert: pulumi.Output<string>;
     let caKey: pulumi.Output<string>;
@@ -183,11 +202,10 @@ export class ClusterMesh extends pulumi.ComponentResource {
    * then the wait, which every agent of every member must pass. `members` are the members by
    * Cilium cluster name: their handles gated on their Cilium, and their Cilium releases (a new
    * release revision waits again). Call it once, after every member's CiliumCni; gate whatever
-   * needs the mesh on the returned resource.
+   * needs the mesh on the returned resource. It waits `readyTimeoutSeconds` (the mesh's arg).
    */
   declareReadiness(
     members: Record<string, { handle: ClusterHandle; release?: k8s.helm.v3.Release }>,
-    timeoutSeconds: number = DEFAULT_MESH_READY_TIMEOUT_SECONDS,
   ): ClusterMeshReady {
     const probes: pulumi.Resource[] = [];
     const access = this.memberNames.map((member) => {
@@ -213,7 +231,7 @@ export class ClusterMesh extends pulumi.ComponentResource {
         members: pulumi
           .all(access.map((a) => pulumi.all([a.name, a.kubeconfig])))
           .apply((list) => list.map(([name, kubeconfig]) => ({ name, kubeconfig }))),
-        timeoutSeconds,
+        timeoutSeconds: this.readyTimeoutSeconds,
         triggers: this.memberNames.map((member) => members[member].release?.status.revision ?? 0),
       },
       { parent: this, dependsOn: probes },

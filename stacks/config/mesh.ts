@@ -4,6 +4,7 @@
  * The rules are ClusterMesh's own (components/cilium/mesh-values.ts), reported under config keys.
  */
 import { CLUSTERMESH_NODE_PORT, checkClusterMeshMembers, checkNodePort } from "../../components/cilium";
+import { DEFAULT_MESH_READY_TIMEOUT_SECONDS, MESH_READY_TIMEOUT_RANGE } from "../../components/cilium/mesh-ready";
 import { ClusterConfig, clusterPodSubnet, replacesKubeProxy, reportMemberProblems } from "./cluster";
 import { Reader, configNumber } from "./read";
 
@@ -20,9 +21,11 @@ export interface MeshConfig {
   members: MeshMemberConfig[];
   /** Raise by one to generate a new mesh CA (and so new certificates everywhere). */
   caGeneration: number;
+  /** Seconds `up` waits for the mesh to carry global Services between its members (ClusterMesh's arg). */
+  readyTimeoutSeconds: number;
 }
 
-export const MESH_KEYS = ["clusters", "ca"];
+export const MESH_KEYS = ["clusters", "ca", "readyTimeoutSeconds"];
 const MEMBER_KEYS = ["name", "nodePort", "address"];
 
 /**
@@ -44,6 +47,13 @@ export function readMesh(r: Reader, raw: unknown, clusters: ClusterConfig[]): Me
     1_000_000,
     " (raise it by one to generate a new mesh CA)",
   );
+  const readyTimeoutSeconds = r.integer(
+    "mesh.readyTimeoutSeconds",
+    obj.readyTimeoutSeconds,
+    DEFAULT_MESH_READY_TIMEOUT_SECONDS,
+    MESH_READY_TIMEOUT_RANGE.min,
+    MESH_READY_TIMEOUT_RANGE.max,
+  );
   const list = Array.isArray(obj.clusters) ? obj.clusters : null;
   if (list === null || list.length === 0) {
     r.problems.add(
@@ -51,7 +61,7 @@ export function readMesh(r: Reader, raw: unknown, clusters: ClusterConfig[]): Me
       obj.clusters,
       `must be a non-empty list of this stack's clusters, e.g. [${clusters.map((c) => c.name).join(", ")}]`,
     );
-    return { members: [], caGeneration };
+    return { members: [], caGeneration, readyTimeoutSeconds };
   }
   const members: MeshMemberConfig[] = [];
   const memberClusters: ClusterConfig[] = [];
@@ -104,5 +114,5 @@ export function readMesh(r: Reader, raw: unknown, clusters: ClusterConfig[]): Me
     ),
     nodePortKeys,
   );
-  return { members, caGeneration };
+  return { members, caGeneration, readyTimeoutSeconds };
 }

@@ -10,7 +10,9 @@
  *   (b) an IRIS-mirror-shaped pair (an IRIS stand-in pod in each cluster, plus a probe container)
  *       reach each other's superserver port through global Services: ClusterIP only, no
  *       LoadBalancer, no host port, no host network;
- *   (c) a second `up` with mesh-b taken out of the mesh: both stop answering.
+ *   (c) a second `up` with mesh-b taken out of the mesh: both stop answering;
+ *   (d) a third with mesh-b back at an address mesh-a cannot reach: `up` fails within
+ *       `mesh.readyTimeoutSeconds`, naming mesh-a's agent and mesh-b (ClusterMeshReady).
  */
 import * as assert from "assert";
 import * as k8s from "@kubernetes/client-node";
@@ -437,6 +439,33 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
     assert.strictEqual(
       ask(A, "client", `mirror-a.${NS}.svc.cluster.local`, 1972, false),
       "IRIS STAND-IN mirror-a superserver",
+    );
+  });
+
+  it("(d) a member the others cannot reach: up fails within mesh.readyTimeoutSeconds, naming the agent and the member it lacks", async () => {
+    // mesh-b comes back with an address mesh-a's KVStoreMesh cannot resolve: mesh-b still reaches
+    // mesh-a, so only mesh-a's agent lacks a backend.
+    stack.edit((c) => {
+      c["iko-plus:mesh"] = {
+        clusters: [A, { name: B, address: "mesh-b-unreachable.invalid" }],
+        readyTimeoutSeconds: 40,
+      };
+    });
+    const start = Date.now();
+    const res = await cli.run(["up", "--yes", "--skip-preview", "--stack", STACK]);
+    const secs = (Date.now() - start) / 1000;
+    console.log(`      up with an unreachable member failed after ${secs.toFixed(0)} s`);
+    assert.notStrictEqual(res.code, 0, "up does not succeed over a mesh that does not carry global Services");
+    assert.match(
+      res.stdout + res.stderr,
+      new RegExp(
+        `the Cilium ClusterMesh did not carry the global Service kube-system/${MESH_PROBE_SERVICE} between its members within 40 s: ${A}'s agent cilium-[a-z0-9]+ holds no backend of ${B} \\(lacks [0-9.]+\\)`,
+      ),
+    );
+    assert.doesNotMatch(
+      res.stdout + res.stderr,
+      new RegExp(`${B}'s agent`),
+      `${B} reaches ${A}: its agent lacks nothing`,
     );
   });
 

@@ -116,6 +116,13 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
         "True",
         `${d.metadata?.name} Available`,
       );
+    // The aggregated apiserver's Service is headless (KarmadaControlPlane's post-renderer): the
+    // APIService's ExternalName resolves to its Ready pod, never through a ClusterIP.
+    const aggregated = await host.core.readNamespacedService({
+      name: "karmada-aggregated-apiserver",
+      namespace: HOST_NS,
+    });
+    assert.strictEqual(aggregated.spec?.clusterIP, "None", "karmada-aggregated-apiserver is headless");
     const etcd = await host.apps.readNamespacedStatefulSet({ name: "etcd", namespace: HOST_NS });
     assert.strictEqual(etcd.status?.readyReplicas, 1, "etcd Ready");
     // Every image came from the mirror or the node image: none is a `latest`.

@@ -500,4 +500,16 @@ describe("unit (mocks): ClusterMesh", () => {
       "nothing of the mesh declared",
     );
   });
+
+  it("readyTimeoutSeconds: a whole number from 10 to 3600, checked by the component itself", async () => {
+    const a = new KindCluster("rt-a", {});
+    await settle(a);
+    const before = registered.length;
+    assert.throws(
+      () => new ClusterMesh("rt", { members: [{ cluster: a, clusterId: 4 }], readyTimeoutSeconds: 0.5 }),
+      /^Error: ClusterMesh "rt": readyTimeoutSeconds: 0\.5 must be a whole number from 10 to 3600$/,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepStrictEqual(since(before), [], "nothing of the mesh declared");
+  });
 });

@@ -41,13 +41,19 @@ describe("unit: mesh config (wfh and fleet stacks)", () => {
           { name: "mesh-b", nodePort: 32380, address: "172.18.0.7" },
         ],
         caGeneration: 1,
+        readyTimeoutSeconds: 300,
       },
     );
     assert.strictEqual(validateWfhConfig(wfh()).mesh, undefined);
-    assert.deepStrictEqual(validateWfhConfig(wfh({ mesh: { clusters: ["mesh-b"], ca: { generation: "3" } } })).mesh, {
-      members: [{ name: "mesh-b", nodePort: 32379, address: undefined }],
-      caGeneration: 3,
-    });
+    assert.deepStrictEqual(
+      validateWfhConfig(wfh({ mesh: { clusters: ["mesh-b"], ca: { generation: "3" }, readyTimeoutSeconds: "45" } }))
+        .mesh,
+      {
+        members: [{ name: "mesh-b", nodePort: 32379, address: undefined }],
+        caGeneration: 3,
+        readyTimeoutSeconds: 45,
+      },
+    );
   });
 
   const cases: [string, Record<string, unknown>, string[]][] = [
@@ -55,9 +61,14 @@ describe("unit: mesh config (wfh and fleet stacks)", () => {
       "unknown keys",
       wfh({ mesh: { clusters: ["mesh-a"], members: [], ca: { generation: 1, keyBits: 2048 } } }),
       [
-        "iko-plus:mesh.members: [] is not a known key; use one of: clusters, ca",
+        "iko-plus:mesh.members: [] is not a known key; use one of: clusters, ca, readyTimeoutSeconds",
         "iko-plus:mesh.ca.keyBits: 2048 is not a known key; use one of: generation",
       ],
+    ],
+    [
+      "a wait too short",
+      wfh({ mesh: { clusters: ["mesh-a"], readyTimeoutSeconds: 5 } }),
+      ["iko-plus:mesh.readyTimeoutSeconds: 5 must be a whole number from 10 to 3600"],
     ],
     [
       "no clusters",
@@ -338,6 +349,7 @@ describe("unit (mocks): the wfh stack with a mesh", () => {
         .sort(),
       ["mesh-wm-a-probe", "mesh-wm-b-probe"],
     );
+    assert.strictEqual(ready.inputs.timeoutSeconds, 300, "mesh.readyTimeoutSeconds' default");
     const members = unwrapSecret(ready.inputs.members);
     assert.strictEqual(members.secret, true, "the members' credentials are secret");
     assert.deepStrictEqual(
