@@ -443,8 +443,8 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
   });
 
   it("(d) a member the others cannot reach: up fails within mesh.readyTimeoutSeconds, naming the agent and the member it lacks", async () => {
-    // mesh-b comes back with an address mesh-a's KVStoreMesh cannot resolve: mesh-b still reaches
-    // mesh-a, so only mesh-a's agent lacks a backend.
+    // mesh-b comes back with an address mesh-a's KVStoreMesh cannot resolve: mesh-a's agent never
+    // gets mesh-b's backend (mesh-b's own, freshly installed, may or may not have mesh-a's by then).
     stack.edit((c) => {
       c["iko-plus:mesh"] = {
         clusters: [A, { name: B, address: "mesh-b-unreachable.invalid" }],
@@ -461,11 +461,6 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
       new RegExp(
         `the Cilium ClusterMesh did not carry the global Service kube-system/${MESH_PROBE_SERVICE} between its members within 40 s: ${A}'s agent cilium-[a-z0-9]+ holds no backend of ${B} \\(lacks [0-9.]+\\)`,
       ),
-    );
-    assert.doesNotMatch(
-      res.stdout + res.stderr,
-      new RegExp(`${B}'s agent`),
-      `${B} reaches ${A}: its agent lacks nothing`,
     );
   });
 
