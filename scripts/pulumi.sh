@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The main job: `pulumi <up|preview|destroy|refresh>` of one stack with a local file:// backend
 # and passphrase secrets (no Pulumi account). Usage: npm run up [-- <pulumi flags>]
+# Before `up`, a kind cluster of the stack deleted outside it is dropped from the state with
+# everything that went with it, and `up` recreates them (scripts/lost-clusters.ts).
 #   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml; lab-* stacks use the lab)
 #   PULUMI_BACKEND_URL        backend (default: file://<project>/.state?metadata=skip)
 #   PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE: encrypts the stack's secrets
@@ -48,4 +50,10 @@ run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/iko-plus-pulumi.XXXXXX")
 trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR=$run_tmp
 pulumi stack select --create --secrets-provider passphrase "$stack" >/dev/null
+# A kind cluster deleted outside the stack: `up` first drops it and what went with it from the
+# state (then recreates them); `preview` says so (scripts/lost-clusters.ts).
+case "$cmd" in
+  up) node -r ts-node/register/transpile-only scripts/lost-clusters.ts recover "$stack" ;;
+  preview) node -r ts-node/register/transpile-only scripts/lost-clusters.ts report "$stack" ;;
+esac
 pulumi "$cmd" --stack "$stack" "$@"

@@ -94,6 +94,7 @@ function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
       nodeCount: c.gke.nodeCount,
       machineType: c.gke.machineType,
       deletionProtection: c.gke.deletionProtection,
+      role: c.key,
     });
   }
   if (c.source === "kind") {
@@ -106,13 +107,14 @@ function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
       disableDefaultCNI: c.cilium.enabled,
       extraPortMappings: c.extraPortMappings,
       registryMirror: env.registryMirror,
+      role: c.key,
     });
   } else {
     handle = new ExistingCluster(
       c.name,
       c.kubeconfigPath !== undefined
-        ? { kubeconfigPath: c.kubeconfigPath }
-        : { kubeconfig: env.secrets[c.kubeconfigSecretKey as string] },
+        ? { kubeconfigPath: c.kubeconfigPath, role: c.key }
+        : { kubeconfig: env.secrets[c.kubeconfigSecretKey as string], role: c.key },
     );
   }
   return handle;

@@ -6,6 +6,8 @@ import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle } from "./handle";
+import { clusterIdentity, describeCluster } from "./identity";
+import { KUBECONFIG_REACH_HINT, whenReachable } from "./reach";
 import { KubeconfigError, parseKubeconfig } from "../kubeconfig";
 import { ArgProblem, throwIfArgProblems } from "../names";
 
@@ -26,6 +28,11 @@ export interface ExistingClusterArgs {
    * as in the lab)
    */
   peerKubeconfig?: pulumi.Input<string>;
+  /**
+   * The stack's name for this cluster (e.g. `work`), put before its source in messages.
+   * @default none: messages say `cluster "<name>" (kubeconfig)`
+   */
+  role?: string;
 }
 
 /** What is wrong with kubeconfig text (never quoted), or `undefined` when it is usable. */
@@ -102,7 +109,10 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
   declare public readonly endpoint: pulumi.Output<string>;
   declare public readonly peerEndpoint: pulumi.Output<string>;
   declare public readonly caData: pulumi.Output<string>;
+  declare public readonly identity: pulumi.Output<string>;
+  declare public readonly description: string;
   declare public readonly provider: k8s.Provider;
+  declare public readonly replacementTriggers: pulumi.Resource[];
   declare public readonly readyGate: pulumi.Resource[];
 
   constructor(name: string, args: ExistingClusterArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -113,6 +123,7 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
         ? pulumi.output(readKubeconfigFile(args.kubeconfigPath, `cluster "${name}" kubeconfigPath`))
         : pulumi.output(args.kubeconfig as pulumi.Input<string>);
     this.name = name;
+    this.description = describeCluster(`cluster "${name}" (kubeconfig)`, args.role);
     this.kubeconfig = pulumi.secret(contents);
     this.peerKubeconfig = pulumi.secret(
       args.peerKubeconfig !== undefined ? pulumi.output(args.peerKubeconfig) : contents,
@@ -121,6 +132,7 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
     const summary = pulumi.unsecret(contents.apply((text) => parseKubeconfig(text, `cluster "${name}" kubeconfig`)));
     this.endpoint = summary.apply((s) => s.server);
     this.caData = summary.apply((s) => s.caData ?? "");
+    this.identity = summary.apply((s) => clusterIdentity(name, s.caData, s.server));
     this.peerEndpoint = pulumi.unsecret(
       this.peerKubeconfig.apply((text) => parseKubeconfig(text, `cluster "${name}" peerKubeconfig`).server),
     );
@@ -128,9 +140,16 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
     // a copy of them (the program reads the file at every run anyway, and destroy reads it too).
     this.provider = new k8s.Provider(
       `${name}-k8s`,
-      { kubeconfig: args.kubeconfigPath ?? this.kubeconfig, clusterIdentifier: name },
+      {
+        kubeconfig: whenReachable(args.kubeconfigPath ?? this.kubeconfig, this.description, KUBECONFIG_REACH_HINT, {
+          isPath: args.kubeconfigPath !== undefined,
+          showServer: args.kubeconfigPath !== undefined,
+        }),
+        clusterIdentifier: this.identity,
+      },
       { parent: this },
     );
+    this.replacementTriggers = [this.provider];
     this.readyGate = [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

@@ -18,8 +18,26 @@ export interface ClusterHandle {
   readonly peerEndpoint: pulumi.Output<string>;
   /** Base64 PEM CA bundle of the API server (public). */
   readonly caData: pulumi.Output<string>;
-  /** A Kubernetes provider for this cluster, built from `kubeconfig`. */
+  /**
+   * What makes this cluster this cluster (`clusterIdentity`: its name and its API server CA's
+   * fingerprint); its provider's `clusterIdentifier`, so a new cluster behind the same name
+   * replaces everything the stack put on it. Public.
+   */
+  readonly identity: pulumi.Output<string>;
+  /** How messages name the cluster, e.g. `work (kind cluster "ikowork")`. */
+  readonly description: string;
+  /**
+   * A Kubernetes provider for this cluster, built from `kubeconfig`, identified by `identity`,
+   * and configured only once the API server has answered (else the run fails naming the cluster).
+   */
   readonly provider: k8s.Provider;
+  /**
+   * The resources whose replacement is this cluster's replacement (its kind or GKE resource, its
+   * provider). An object elsewhere that must be made again with the cluster (a Karmada join's
+   * Cluster object) lists them in `replaceWith`: the preview shows it replaced, and it goes before
+   * the old cluster does (while that cluster's agents can still clean up after it).
+   */
+  readonly replacementTriggers: pulumi.Resource[];
   /**
    * What must be ready before workloads go into the cluster (its CNI). Components installing
    * into the cluster add these to their `dependsOn`.
@@ -32,11 +50,51 @@ export function withReadyGate(handle: ClusterHandle, ...gate: pulumi.Resource[])
   return { ...handle, readyGate: [...handle.readyGate, ...gate] };
 }
 
+/** What an object on a cluster (or in the Karmada API) needs of it: its provider, and its replacement. */
+export type ClusterTarget = Pick<ClusterHandle, "provider" | "replacementTriggers">;
+
+/**
+ * The options of an object on `target`'s cluster: its provider, and `replaceWith` the cluster, so a
+ * new cluster makes the object again (deleted while the old cluster still runs).
+ */
+export function onCluster(target: ClusterTarget): pulumi.CustomResourceOptions {
+  return { provider: target.provider, replaceWith: target.replacementTriggers };
+}
+
 /** The provider options every child installed into `handle`'s cluster (or the Karmada API) uses. */
 export function clusterOptions(
   parent: pulumi.Resource,
-  handle: Pick<ClusterHandle, "provider" | "readyGate">,
+  handle: ClusterTarget & Pick<ClusterHandle, "readyGate">,
   extraDependsOn: pulumi.Resource[] = [],
 ): pulumi.CustomResourceOptions {
-  return { parent, provider: handle.provider, dependsOn: [...handle.readyGate, ...extraDependsOn] };
+  return { parent, ...onCluster(handle), dependsOn: [...handle.readyGate, ...extraDependsOn] };
+}
+
+/**
+ * `value` without the resources it came from: its value, known-ness and secret-ness stay, but a
+ * resource given it does not depend on them. For a provider's `clusterIdentifier`: when the
+ * cluster is replaced before its objects (delete-before-replace), Pulumi 3.248 diffs the old
+ * provider with every input taken from the cluster made unknown and, on a replacement, closes that
+ * provider while the objects still need it for their deletes ("grpc: the client connection is
+ * closing"). With the identifier independent of the cluster, that diff keeps the provider; the
+ * objects go by `replaceWith` (ClusterHandle.replacementTriggers) instead, and the provider itself
+ * is replaced once the new cluster's identity is known.
+ */
+export function withoutDependencies<T>(value: pulumi.Output<T>): pulumi.Output<T> {
+  // The Output class's constructor is internal to @pulumi/pulumi (pulumi.unsecret uses it the same
+  // way), and typed as taking no arguments in its declarations.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const OutputClass = pulumi.Output as any;
+  const internal = value as unknown as {
+    promise(withUnknowns?: boolean): Promise<T>;
+    isKnown: Promise<boolean>;
+    isSecret: Promise<boolean>;
+  };
+  return new OutputClass(
+    new Set(),
+    internal.promise(true),
+    internal.isKnown,
+    internal.isSecret,
+    Promise.resolve(new Set()),
+  ) as pulumi.Output<T>;
 }

@@ -1,3 +1,5 @@
 export * from "./handle";
 export * from "./existing";
 export * from "./manifest";
+export * from "./identity";
+export * from "./reach";

@@ -9,7 +9,14 @@
 import type * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle } from "../cluster";
+import {
+  ClusterHandle,
+  clusterOptions,
+  KUBECONFIG_REACH_HINT,
+  clusterIdentity,
+  describeCluster,
+  whenReachable,
+} from "../cluster";
 import { tokenKubeconfig } from "../kubeconfig";
 import { ArgProblem, checkField, checkWholeNumber, throwIfArgProblems } from "../names";
 
@@ -37,6 +44,11 @@ export interface GkeClusterArgs {
    * Karmada and the remote operator's ServiceAccount mode mint their own scoped identities instead.
    */
   peerAccess?: "none" | "cluster-admin";
+  /**
+   * The stack's name for this cluster (e.g. `work`), put before its source in messages.
+   * @default none: messages say `GKE cluster "<name>"`
+   */
+  role?: string;
 }
 
 /** Namespace and name of the peers' ServiceAccount on the cluster. */
@@ -106,7 +118,10 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
   declare public readonly endpoint: pulumi.Output<string>;
   declare public readonly peerEndpoint: pulumi.Output<string>;
   declare public readonly caData: pulumi.Output<string>;
+  declare public readonly identity: pulumi.Output<string>;
+  declare public readonly description: string;
   declare public readonly provider: k8s.Provider;
+  declare public readonly replacementTriggers: pulumi.Resource[];
   declare public readonly readyGate: pulumi.Resource[];
   declare public readonly cluster: gcp.container.Cluster;
   declare public readonly nodePool: gcp.container.NodePool;
@@ -158,13 +173,23 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
         .all([this.endpoint, this.caData, client.accessToken])
         .apply(([server, caData, token]) => tokenKubeconfig({ name: this.name, server, caData, token })),
     );
+    this.description = describeCluster(`GKE cluster "${this.name}"`, args.role);
+    // A GKE cluster's CA is kept for its life unless its credentials are rotated on purpose
+    // (`gcloud container clusters update --start-credential-rotation`), which is taken as a new cluster.
+    this.identity = pulumi
+      .all([this.caData, this.endpoint])
+      .apply(([caData, server]) => clusterIdentity(`gke:${this.name}`, caData, server));
     this.provider = new k8s.Provider(
       `${name}-k8s`,
-      { kubeconfig: this.kubeconfig, clusterIdentifier: this.name },
+      {
+        kubeconfig: whenReachable(this.kubeconfig, this.description, KUBECONFIG_REACH_HINT),
+        clusterIdentifier: this.identity,
+      },
       { parent: this },
     );
     this.peerKubeconfig =
       (args.peerAccess ?? "none") === "cluster-admin" ? this.peerAdminKubeconfig(name) : this.kubeconfig;
+    this.replacementTriggers = [this.cluster, this.provider];
     this.readyGate = [this.nodePool];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.
@@ -173,7 +198,7 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
 
   /** The cluster-admin ServiceAccount for peers, its binding and token; the token's kubeconfig. */
   private peerAdminKubeconfig(name: string): pulumi.Output<string> {
-    const onCluster = { parent: this, provider: this.provider, dependsOn: [this.nodePool] };
+    const onCluster = clusterOptions(this, { ...this, readyGate: [this.nodePool] });
     const sa = new k8s.core.v1.ServiceAccount(
       `${name}-peer-sa`,
       { metadata: { name: PEER_SERVICE_ACCOUNT, namespace: PEER_NAMESPACE } },

@@ -3,7 +3,9 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle } from "../cluster/handle";
+import { ClusterHandle, withoutDependencies } from "../cluster/handle";
+import { describeCluster } from "../cluster/identity";
+import { kindReachHint, whenReachable } from "../cluster/reach";
 import { parseKubeconfig } from "../kubeconfig";
 import {
   ArgProblem,
@@ -25,6 +27,11 @@ export interface KindClusterArgs extends KindConfigArgs {
   kindCommand?: string;
   /** The docker executable kind drives. @default "docker" on PATH */
   dockerCommand?: string;
+  /**
+   * The stack's name for this cluster (e.g. `work`), put before its source in messages:
+   * `work (kind cluster "ikowork")`. @default none: messages say `kind cluster "ikowork"`
+   */
+  role?: string;
   /**
    * How long creating waits for every node to be Ready; then it fails, naming the nodes and why,
    * and deletes the cluster. @default 300 seconds
@@ -67,11 +74,13 @@ const KIND_PROVIDER = new KindClusterProvider();
 class KindClusterResource extends pulumi.dynamic.Resource {
   declare public readonly kubeconfig: pulumi.Output<string>;
   declare public readonly peerKubeconfig: pulumi.Output<string>;
+  /** Absent (undefined) in state written before identities existed. */
+  declare public readonly identity: pulumi.Output<string | undefined>;
   constructor(name: string, inputs: KindClusterInputs, opts?: pulumi.CustomResourceOptions) {
     super(
       KIND_PROVIDER,
       name,
-      { ...inputs, kubeconfig: undefined, peerKubeconfig: undefined },
+      { ...inputs, kubeconfig: undefined, peerKubeconfig: undefined, identity: undefined },
       { ...opts, additionalSecretOutputs: ["kubeconfig", "peerKubeconfig"] },
       "kind",
       "Cluster",
@@ -86,7 +95,10 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
   declare public readonly endpoint: pulumi.Output<string>;
   declare public readonly peerEndpoint: pulumi.Output<string>;
   declare public readonly caData: pulumi.Output<string>;
+  declare public readonly identity: pulumi.Output<string>;
+  declare public readonly description: string;
   declare public readonly provider: k8s.Provider;
+  declare public readonly replacementTriggers: pulumi.Resource[];
   declare public readonly readyGate: pulumi.Resource[];
   /** The kind config YAML this cluster was created from. */
   declare public readonly configYaml: string;
@@ -95,6 +107,7 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
     throwIfArgProblems("KindCluster", name, checkKindClusterArgs({ ...args, clusterName: args.clusterName ?? name }));
     super("iko-plus:kind:KindCluster", name, {}, opts);
     this.name = args.clusterName ?? name;
+    this.description = describeCluster(`kind cluster "${this.name}"`, args.role);
     this.configYaml = kindConfigYaml(args);
     const cluster = new KindClusterResource(
       `${name}-kind`,
@@ -119,11 +132,18 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
     this.caData = pulumi.unsecret(
       cluster.kubeconfig.apply((k) => parseKubeconfig(k, `kind cluster "${this.name}"`).caData ?? ""),
     );
+    // A cluster created before identities existed keeps its name as its identity: upgrading the
+    // product replaces nothing; its next replacement records an identity.
+    this.identity = cluster.identity.apply((identity) => identity ?? this.name);
     this.provider = new k8s.Provider(
       `${name}-k8s`,
-      { kubeconfig: this.kubeconfig, clusterIdentifier: this.name },
+      {
+        kubeconfig: whenReachable(this.kubeconfig, this.description, kindReachHint(this.name)),
+        clusterIdentifier: withoutDependencies(this.identity),
+      },
       { parent: this },
     );
+    this.replacementTriggers = [cluster];
     this.readyGate = [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

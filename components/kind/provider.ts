@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { configDisablesCni, configNodeImage, createFailureMessage, kubeletFailure, nodeReadiness } from "./diagnose";
 import type { NodeFile } from "./mirror";
+import { clusterIdentity } from "../cluster/identity";
 
 export interface KindClusterInputs {
   /** kind cluster name. */
@@ -29,6 +30,22 @@ export interface KindClusterState extends KindClusterInputs {
   kubeconfig: string;
   /** Internal kubeconfig (`<name>-control-plane:6443` on the docker network). Secret. */
   peerKubeconfig: string;
+  /**
+   * The cluster's identity (`clusterIdentity`: its name and its CA's fingerprint), recorded when
+   * it is created. Absent from state written before identities existed.
+   */
+  identity?: string;
+}
+
+/** The first cluster's `certificate-authority-data` of a kubeconfig as kind writes it. */
+export function kindCaData(kubeconfig: string): string | undefined {
+  return /^\s*certificate-authority-data:\s*(\S+)\s*$/m.exec(kubeconfig)?.[1];
+}
+
+/** The identity of a kind cluster, from its external kubeconfig. */
+export function kindClusterIdentity(name: string, kubeconfig: string): string {
+  const server = /^\s*server:\s*(\S+)\s*$/m.exec(kubeconfig)?.[1] ?? "";
+  return clusterIdentity(`kind:${name}`, kindCaData(kubeconfig), server);
 }
 
 /** Inputs whose change replaces the cluster; the executables and the timeout can change freely. */
@@ -229,7 +246,8 @@ export class KindClusterProvider implements pulumi.dynamic.ResourceProvider {
       }
       const kubeconfig = fs.readFileSync(file, "utf8");
       const peerKubeconfig = await getKubeconfig(inputs.kindCommand, inputs.name, true);
-      const outs: KindClusterState = { ...inputs, kubeconfig, peerKubeconfig };
+      const identity = kindClusterIdentity(inputs.name, kubeconfig);
+      const outs: KindClusterState = { ...inputs, kubeconfig, peerKubeconfig, identity };
       return { id: inputs.name, outs };
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as YAML from "yaml";
 import {
   FAKE_CA,
+  legacyKindClusters,
   Registered,
   fakeToken,
   installMocks,
@@ -92,8 +93,28 @@ describe("components under mocks", () => {
     assert.strictEqual((await resolve(kind.peerEndpoint)).value, "https://ikowork-control-plane:6443");
     const prov = one(mine, "pulumi:providers:kubernetes", "ikowork-k8s");
     assert.strictEqual(prov.parent, await urnOf(kind));
-    assert.strictEqual(prov.inputs.clusterIdentifier, "ikowork");
+    // The identity the kind provider recorded: the cluster's name and its CA's fingerprint.
+    assert.strictEqual(prov.inputs.clusterIdentifier, "kind:ikowork@ca-sha256:1375aebc80b48e1e");
+    assert.deepStrictEqual(await resolve(kind.identity), {
+      value: "kind:ikowork@ca-sha256:1375aebc80b48e1e",
+      secret: false,
+    });
+    assert.strictEqual(kind.description, 'kind cluster "ikowork"');
     assert.ok(unwrapSecret(prov.inputs.kubeconfig).secret, "the provider gets the kubeconfig as a secret");
+  });
+
+  it("KindCluster: state written before identities existed keeps the name as the provider's identity (upgrading replaces nothing); a role names it in messages", async () => {
+    const n = registered.length;
+    legacyKindClusters.add("ikolegacy");
+    try {
+      const kind = new KindCluster("ikolegacy", { role: "work" });
+      await settle(kind, kind.provider);
+      const prov = one(since(n), "pulumi:providers:kubernetes", "ikolegacy-k8s");
+      assert.strictEqual(prov.inputs.clusterIdentifier, "ikolegacy");
+      assert.strictEqual(kind.description, 'work (kind cluster "ikolegacy")');
+    } finally {
+      legacyKindClusters.delete("ikolegacy");
+    }
   });
 
   it("KindCluster: given commands, a timeout and a cluster name, the dynamic resource gets exactly those", async () => {
@@ -127,6 +148,9 @@ describe("components under mocks", () => {
     assert.strictEqual(provider.parent, await urnOf(c));
     // The provider gets the file's path, so state records where the credentials are, not a copy.
     assert.deepStrictEqual(unwrapSecret(provider.inputs.kubeconfig), { value: file, secret: false });
+    // Identified by its CA, not its name: a kubeconfig pointing at another cluster replaces what is on it.
+    assert.strictEqual(provider.inputs.clusterIdentifier, "ikowork@ca-sha256:1375aebc80b48e1e");
+    assert.strictEqual(c.description, 'cluster "ikowork" (kubeconfig)');
     // Given contents, it gets them, as a secret.
     const m = registered.length;
     const text = fakeKubeconfig("lab-ikoother", "https://127.0.0.1:7444");
@@ -165,9 +189,14 @@ describe("components under mocks", () => {
       "the peer kubeconfig given, as a secret",
     );
     const broken = new ExistingCluster("broken", { kubeconfig: "- not\n- a mapping\n" });
+    // (Pulumi may report it first through the provider's inputs, which carry the same error.)
     await assert.rejects(
       resolve(broken.endpoint),
-      /^KubeconfigError: cluster "broken" kubeconfig is not a kubeconfig \(expected a YAML mapping/,
+      /^KubeconfigError: (error serializing property "\w+": )?cluster "broken" kubeconfig is not a kubeconfig \(expected a YAML mapping/,
+    );
+    await assert.rejects(
+      resolve(broken.identity),
+      /^KubeconfigError: (error serializing property "\w+": )?cluster "broken" kubeconfig is not a kubeconfig \(expected a YAML mapping/,
     );
     const badPeer = new ExistingCluster("bad-peer", {
       kubeconfig: fakeKubeconfig("lab-b", "https://127.0.0.1:7451"),

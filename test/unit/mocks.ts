@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
+import { kindClusterIdentity } from "../../components/kind/provider";
 
 export interface Registered {
   type: string;
@@ -30,6 +31,9 @@ export interface Registered {
 export function fakeToken(namespace: string | undefined, secretName: string): string {
   return `fake-sa-token-of-${namespace ?? "default"}-${secretName}`;
 }
+/** Kind clusters whose mocked state has no identity (written before identities existed). */
+export const legacyKindClusters = new Set<string>();
+
 export const FAKE_CA = Buffer.from("FAKE-CA-PEM").toString("base64");
 export const FAKE_ACCESS_TOKEN = "ya29.fake-access-token";
 
@@ -141,6 +145,10 @@ export function installMocks(preview = false): Registered[] {
         if (args.type.startsWith("pulumi-nodejs:dynamic") && typeof inputs.name === "string") {
           state.kubeconfig = fakeKubeconfig(`kind-${inputs.name}`, "https://127.0.0.1:41234");
           state.peerKubeconfig = fakeKubeconfig(`kind-${inputs.name}`, `https://${inputs.name}-control-plane:6443`);
+          // What the provider's create records; a cluster named in legacyKindClusters has state
+          // written before identities existed.
+          if (!legacyKindClusters.has(inputs.name))
+            state.identity = kindClusterIdentity(inputs.name, state.kubeconfig as string);
         }
         // Certificates a dynamic provider would issue: each output its own value, so a wrong wiring shows.
         if (args.type.endsWith(":MeshCertificates"))
