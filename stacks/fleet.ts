@@ -85,7 +85,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
         // As soon as the Karmada apiserver answers (apiGate), so the controller-manager's first
         // resource discovery already sees IrisClusters.
         new CrdMirror("karmada-iriscluster-crd", {
-          target: { provider: karmada.provider, readyGate: karmada.apiGate },
+          target: { ...karmada, readyGate: karmada.apiGate },
           manifestPath: cfg.crdManifestPath,
         }),
       ]

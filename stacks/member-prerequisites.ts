@@ -20,7 +20,7 @@ export function memberPrerequisitesOf(
   return (memberSide) => [
     ...iko,
     new CrdMirror(`${name}-iriscluster-crd`, {
-      target: { provider: member.provider, readyGate: [...member.readyGate, ...memberSide] },
+      target: { ...member, readyGate: [...member.readyGate, ...memberSide] },
       manifestPath: crdManifestPath,
     }),
   ];

@@ -5,7 +5,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { IkoHomeOperator } from "../components/iko";
-import { ClusterHandle } from "../components/cluster";
+import { ClusterHandle, onCluster } from "../components/cluster";
 import { ClusterEnv, ClusterMeshOutputs, declareClusters, meshOutputs } from "./clusters";
 import { irisClusterManifest } from "../components/iris";
 import { WfhConfig, ikoInstallArgs, ikoRemoteSettings } from "./config";
@@ -45,7 +45,7 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
         new k8s.core.v1.Namespace(
           `work-ns-${ic.namespace}`,
           { metadata: { name: ic.namespace } },
-          { provider: work.provider, dependsOn: work.readyGate },
+          { ...onCluster(work), dependsOn: work.readyGate },
         ),
       );
     }
@@ -61,7 +61,7 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
         metadata: manifest.metadata,
         spec: manifest.spec,
       },
-      { provider: work.provider, dependsOn: [...work.readyGate, ...(crd ? [crd] : []), ...(ns ? [ns] : [])] },
+      { ...onCluster(work), dependsOn: [...work.readyGate, ...(crd ? [crd] : []), ...(ns ? [ns] : [])] },
     );
   }
   return {

@@ -4,7 +4,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle, withReadyGate } from "../cluster/handle";
+import { ClusterHandle, clusterOptions, onCluster, withReadyGate } from "../cluster/handle";
 import { ArgProblem, checkCiliumClusterId, checkClusterName, checkField, throwIfArgProblems } from "../names";
 import {
   CILIUM_REPO,
@@ -86,15 +86,13 @@ export class CiliumCni extends pulumi.ComponentResource {
         timeout: args.timeoutSeconds ?? 600,
       },
       {
-        parent: this,
-        provider: args.cluster.provider,
-        dependsOn: [...args.cluster.readyGate, ...(args.dependsOn ?? [])],
+        ...clusterOptions(this, args.cluster, args.dependsOn ?? []),
       },
     );
     this.probe = new k8s.apps.v1.DaemonSet(
       `${name}-probe`,
       cniProbeDaemonSet("iko-plus-cni-probe", args.probeImage ?? CNI_PROBE_IMAGE),
-      { parent: this, provider: args.cluster.provider, dependsOn: [this.release] },
+      { parent: this, ...onCluster(args.cluster), dependsOn: [this.release] },
     );
     this.handle = withReadyGate(args.cluster, this.release, this.probe);
     this.registerOutputs({ status: this.release.status });

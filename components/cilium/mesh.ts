@@ -15,7 +15,7 @@
 import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle } from "../cluster/handle";
+import { ClusterHandle, clusterOptions } from "../cluster/handle";
 import { kubeconfigCredentials } from "../kubeconfig";
 import { ArgProblem, checkField, checkWholeNumber, throwIfArgProblems } from "../names";
 import { FleetCaOptions, FleetCaSource, resolveCaOptions } from "../tls/ca";
@@ -171,7 +171,7 @@ export class ClusterMesh extends pulumi.ComponentResource {
         return new k8s.core.v1.Secret(
           `${name}-${member}-${kind}-cert`,
           meshTlsSecretManifest(kind, { ca: caCert, cert: pem.cert, key: pem.key }, CILIUM_NAMESPACE),
-          { parent: this, provider: m.cluster.provider, dependsOn: m.cluster.readyGate },
+          clusterOptions(this, m.cluster),
         );
       });
       const peers: MeshPeer<pulumi.Output<string>>[] = [];
@@ -212,11 +212,11 @@ export class ClusterMesh extends pulumi.ComponentResource {
       const m = members[member];
       if (!m) throw new Error(`ClusterMesh.declareReadiness: no handle for member ${JSON.stringify(member)}`);
       probes.push(
-        new k8s.core.v1.Service(`${this.meshName}-${member}-probe`, meshProbeServiceManifest(), {
-          parent: this,
-          provider: m.handle.provider,
-          dependsOn: m.handle.readyGate,
-        }),
+        new k8s.core.v1.Service(
+          `${this.meshName}-${member}-probe`,
+          meshProbeServiceManifest(),
+          clusterOptions(this, m.handle),
+        ),
       );
       return {
         name: member,

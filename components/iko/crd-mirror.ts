@@ -5,13 +5,13 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle } from "../cluster/handle";
+import { ClusterHandle, clusterOptions } from "../cluster/handle";
 import { ArgProblem, checkDns1123Subdomain, checkField, throwIfArgProblems } from "../names";
 import { IRISCLUSTER_CRD, checkCrdManifestPath, loadCrdManifest } from "./crd";
 
 export interface CrdMirrorArgs {
   /** The cluster (or Karmada API) the CRD must exist on: its provider and ready gate. */
-  target: Pick<ClusterHandle, "provider" | "readyGate">;
+  target: Pick<ClusterHandle, "provider" | "readyGate" | "replacementTriggers">;
   /** The CRD's name. @default irisclusters.intersystems.com */
   crdName?: string;
   /** A manifest file holding the CRD. One of `manifestPath` and `sourceCluster` is required. */
@@ -92,7 +92,7 @@ export class CrdMirror extends pulumi.ComponentResource {
         metadata: { name: crdName, labels, annotations: { "pulumi.com/patchForce": "true" } },
         spec,
       },
-      { parent: this, provider: args.target.provider, dependsOn: args.target.readyGate },
+      clusterOptions(this, args.target),
     );
     this.registerOutputs({ name: this.crd.metadata.name });
   }

@@ -6,7 +6,17 @@
 import * as fs from "fs";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle, checkKubeconfigSource, clusterOptions, readKubeconfigFile } from "../cluster";
+import {
+  ClusterHandle,
+  KUBECONFIG_REACH_HINT,
+  checkKubeconfigSource,
+  clusterIdentity,
+  clusterOptions,
+  hostedIdentity,
+  withoutDependencies,
+  readKubeconfigFile,
+  whenReachable,
+} from "../cluster";
 import { kubeconfigCredentials, parseKubeconfig, rewriteServer } from "../kubeconfig";
 import {
   DEFAULT_API_READY_TIMEOUT_SECONDS,
@@ -45,6 +55,11 @@ export interface KarmadaHandle {
   readonly endpoint: pulumi.Output<string>;
   /** A provider for the Karmada API. */
   readonly provider: k8s.Provider;
+  /**
+   * What replaces the Karmada API: its host's (a new host runs a new, empty Karmada); none for an
+   * existing Karmada. Objects in the Karmada API are made again with it (`replaceWith`).
+   */
+  readonly replacementTriggers: pulumi.Resource[];
   /** What must exist before objects go into the Karmada API. */
   readonly readyGate: pulumi.Resource[];
   /**
@@ -184,6 +199,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
   declare public readonly kubeconfig: pulumi.Output<string>;
   declare public readonly endpoint: pulumi.Output<string>;
   declare public readonly provider: k8s.Provider;
+  declare public readonly replacementTriggers: pulumi.Resource[];
   declare public readonly readyGate: pulumi.Resource[];
   /** Helm mode: the release. */
   declare public readonly release: k8s.helm.v3.Release | undefined;
@@ -294,11 +310,39 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       this.apiServing = undefined;
       this.apiReady = undefined;
     }
+    // A hosted Karmada API is new exactly when its host is (a new, empty etcd); an existing one is
+    // identified by its own CA.
+    const identifier = args.existing
+      ? pulumi.unsecret(
+          this.kubeconfig.apply((t) => {
+            const s = parseKubeconfig(t, `Karmada "${name}" kubeconfig`);
+            return clusterIdentity(`${name}-karmada-api`, s.caData, s.server);
+          }),
+        )
+      : withoutDependencies(
+          (args.helm as KarmadaHelmArgs).host.identity.apply((identity) =>
+            hostedIdentity(`${name}-karmada-api`, { name: (args.helm as KarmadaHelmArgs).host.name, identity }),
+          ),
+        );
+    this.replacementTriggers = args.helm ? args.helm.host.replacementTriggers : [];
     this.provider = new k8s.Provider(
       `${name}-karmada-api`,
       // Given a file, the provider gets its path (as ExistingCluster's does): state records where the
       // credentials are, not a copy of them.
-      { kubeconfig: args.existing?.kubeconfigPath ?? this.kubeconfig, clusterIdentifier: `${name}-karmada-api` },
+      {
+        kubeconfig: args.existing
+          ? whenReachable(
+              args.existing.kubeconfigPath ?? this.kubeconfig,
+              `Karmada "${name}"'s API (existing)`,
+              KUBECONFIG_REACH_HINT,
+              {
+                isPath: args.existing.kubeconfigPath !== undefined,
+                showServer: args.existing.kubeconfigPath !== undefined,
+              },
+            )
+          : this.kubeconfig,
+        clusterIdentifier: identifier,
+      },
       // Configured once the apiserver answers: the provider reads the API's schema when it starts.
       { parent: this, ...(this.apiServing ? { dependsOn: [this.apiServing] } : {}) },
     );

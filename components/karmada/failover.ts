@@ -9,6 +9,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { onCluster } from "../cluster/handle";
 import { customResource } from "../cluster/manifest";
 import { KarmadaHandle } from "./control-plane";
 import { clusterAffinity } from "./policies";
@@ -49,7 +50,7 @@ export function declareNotReadyTaintPolicy(
 ): k8s.apiextensions.CustomResource {
   return customResource(resourceName, notReadyTaintPolicy(args), {
     parent: opts.parent,
-    provider: karmada.provider,
+    ...onCluster(karmada),
     dependsOn: [...karmada.readyGate, ...(opts.dependsOn ?? [])],
   });
 }

@@ -6,6 +6,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { onCluster } from "../cluster/handle";
 import { customResource } from "../cluster/manifest";
 import {
   IRIS_LICENSE_KEY,
@@ -114,7 +115,7 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
     super("iko-plus:karmada:FederatedIrisCluster", name, {}, opts);
     const namespace = md.namespace ?? "default";
     this.policyName = policyName;
-    const base = { parent: this, provider: args.karmada.provider };
+    const base = { parent: this, ...onCluster(args.karmada) };
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
     const spec: IrisClusterSpec = { ...ic.spec };
     const selectors: ResourceSelector[] = [{ apiVersion: ic.apiVersion, kind: ic.kind, name: md.name }];
@@ -212,7 +213,7 @@ export class FleetSecret extends pulumi.ComponentResource {
     super("iko-plus:karmada:FleetSecret", name, {}, opts);
     const namespace = args.namespace ?? "default";
     const deps = [...args.karmada.readyGate, ...(args.dependsOn ?? [])];
-    const base = { parent: this, provider: args.karmada.provider };
+    const base = { parent: this, ...onCluster(args.karmada) };
     const p = propagationPolicy({
       name: `${args.name}-propagate`,
       namespace,
@@ -241,7 +242,7 @@ export function declareIrisInterpreter(
 ): k8s.apiextensions.CustomResource {
   return customResource(name, irisClusterInterpreter(), {
     parent,
-    provider: karmada.provider,
+    ...onCluster(karmada),
     dependsOn: karmada.readyGate,
   });
 }

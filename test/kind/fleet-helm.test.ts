@@ -314,6 +314,64 @@ describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofe
     assert.doesNotMatch(res.stdout, /\b(created|updated|replaced|deleted)\b/, res.stdout);
   });
 
+  it("ikoclone replaced by a config change (workers 0 -> 1): the preview replaces the cluster and its join; afterwards it is Ready in Karmada with the new kube-system UID, the IrisCluster propagated and Running on it", async () => {
+    const oldUid = (await member.core.readNamespace({ name: "kube-system" })).metadata?.uid;
+    stack.edit((c) => {
+      ((c["iko-plus:clusters"] as Record<string, unknown>[])[1] as Record<string, unknown>).workers = 1;
+    });
+    const preview = await stack.preview(["--json"]);
+    const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
+    const replaced = steps
+      .filter((x) => x.op === "replace" || x.op === "create-replacement")
+      .map((x) => x.urn.split("::").pop());
+    for (const name of [`${MEMBER}-kind`, `${MEMBER}-k8s`, `${MEMBER}-member-cluster`, `${MEMBER}-member-member-token`])
+      assert.ok(replaced.includes(name), `the preview replaces ${name}: ${JSON.stringify(replaced)}`);
+    for (const name of [`${HOST}-kind`, `${HOST}-k8s`])
+      assert.ok(!replaced.includes(name), `the preview keeps ${name}: ${JSON.stringify(replaced)}`);
+    const t0 = Date.now();
+    await stack.up();
+    upDone = Date.now();
+    member = clientsFromText((JSON.parse(await stack.output("clusterKubeconfigs")) as Record<string, string>)[MEMBER]);
+    const uid = (await member.core.readNamespace({ name: "kube-system" })).metadata?.uid;
+    assert.notStrictEqual(uid, oldUid, "a new member cluster");
+    const c = await waitFor(
+      `Cluster ${MEMBER} Ready again`,
+      async () => {
+        const o = (await maybe(() =>
+          karmada.custom.getClusterCustomObject({
+            group: "cluster.karmada.io",
+            version: "v1alpha1",
+            plural: "clusters",
+            name: MEMBER,
+          }),
+        )) as Obj | undefined;
+        return condition(o as { status?: { conditions?: { type: string; status: string }[] } }, "Ready")?.status ===
+          "True"
+          ? o
+          : undefined;
+      },
+      180_000,
+      2000,
+    );
+    assert.strictEqual(c.spec?.id, uid, "the Cluster carries the new cluster's kube-system UID");
+    await waitFor(
+      "the stand-in reports Running and Ready on the new ikoclone",
+      async () => {
+        const o = await maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>);
+        return (
+          o?.status?.phase === "Running" &&
+          condition(o as { status?: { conditions?: { type: string; status: string }[] } }, "Ready")?.status === "True"
+        );
+      },
+      420_000,
+      3000,
+    );
+    console.log(
+      `      replacement: up ${secs(upDone - t0)}, the IrisCluster Running on the new member ${secs(Date.now() - upDone)} later`,
+    );
+    await stack.preview(["--expect-no-changes"]);
+  });
+
   it("memory of the two clusters (docker stats)", () => {
     const out = docker(
       "stats",

@@ -52,6 +52,9 @@ type Obj = Record<string, unknown> & {
 const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 const condition = (o: Obj | undefined, type: string) => o?.status?.conditions?.find((c) => c.type === type);
 
+/** The member's kind workers: 0, then 1 once the replacement step has replaced the member. */
+let memberWorkers = 0;
+
 /** Phase 1: both clusters and Karmada, the member not joined. Phase 2 adds the Pull join and what is placed on it. */
 function config(joined: boolean): Record<string, unknown> {
   const base = kindFleetConfig(HOST, MEMBER, kenv, env) as Record<string, unknown>;
@@ -62,6 +65,7 @@ function config(joined: boolean): Record<string, unknown> {
       { ...host, iko: false, extraPortMappings: [{ containerPort: PORT, hostPort: PORT }] },
       {
         ...member,
+        workers: memberWorkers,
         join: joined
           ? { provider: "kind", labels: { role: "pull" }, syncMode: "Pull", agentImage: kenv.KARMADA_IMAGE_AGENT }
           : false,
@@ -359,6 +363,56 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
       ],
     ] as [string, k8s.V1ResourceAttributes][])
       assert.strictEqual(await can(attrs), false, `the agent may not ${what}`);
+  });
+
+  it("pull-member replaced by a config change (workers 0 -> 1): the preview replaces the cluster and its join; the agent registers again, the Cluster is Ready with the new kube-system UID, the IrisCluster propagated and Running", async () => {
+    const oldUid = (await member.core.readNamespace({ name: "kube-system" })).metadata?.uid;
+    memberWorkers = 1;
+    await setConfig(true);
+    const preview = await stack.preview(["--json"]);
+    const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
+    const replaced = steps
+      .filter((x) => x.op === "replace" || x.op === "create-replacement")
+      .map((x) => x.urn.split("::").pop());
+    for (const name of [
+      `${MEMBER}-kind`,
+      `${MEMBER}-k8s`,
+      `${MEMBER}-member-cluster`,
+      `${MEMBER}-member-execution-ns`,
+      `${MEMBER}-member-agent`,
+    ])
+      assert.ok(replaced.includes(name), `the preview replaces ${name}: ${JSON.stringify(replaced)}`);
+    for (const name of [`${HOST}-kind`, `${HOST}-k8s`])
+      assert.ok(!replaced.includes(name), `the preview keeps ${name}: ${JSON.stringify(replaced)}`);
+    const t0 = Date.now();
+    await stack.up();
+    upDone = Date.now();
+    member = clientsFromText((JSON.parse(await stack.output("clusterKubeconfigs")) as Record<string, string>)[MEMBER]);
+    const uid = (await member.core.readNamespace({ name: "kube-system" })).metadata?.uid;
+    assert.notStrictEqual(uid, oldUid, "a new member cluster");
+    const c = await waitFor(
+      `Cluster ${MEMBER} Ready again`,
+      async () => {
+        const o = await maybe(() => karmada.custom.getClusterCustomObject(CLUSTER) as Promise<Obj>);
+        return condition(o, "Ready")?.status === "True" ? o : undefined;
+      },
+      180_000,
+      2000,
+    );
+    assert.strictEqual(c.spec?.id, uid, "the Cluster carries the new cluster's kube-system UID");
+    await waitFor(
+      "the stand-in reports Running and Ready on the new pull-member",
+      async () => {
+        const o = await maybe(() => member.custom.getNamespacedCustomObject(IRIS) as Promise<Obj>);
+        return o?.status?.phase === "Running" && condition(o, "Ready")?.status === "True";
+      },
+      420_000,
+      3000,
+    );
+    console.log(
+      `      replacement: up ${secs(upDone - t0)}, the IrisCluster Running on the new member ${secs(Date.now() - upDone)} later`,
+    );
+    await stack.preview(["--expect-no-changes"]);
   });
 
   it("a second up changes nothing", async () => {

@@ -9,6 +9,7 @@ import * as assert from "assert";
 import * as YAML from "yaml";
 import * as k8s from "@kubernetes/client-node";
 import { Clients, clientsFromText, maybe, waitFor } from "../lab/kube";
+import * as path from "path";
 import { PulumiCli, REPO } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
 import {
@@ -270,31 +271,145 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     );
   });
 
-  it("refresh after `kind delete cluster` of work shows it gone (PULUMI_K8S_DELETE_UNREACHABLE=true); the next up recreates it and converges", async () => {
+  it("the node containers of work restarted (`docker restart`): the same cluster to the stack, up changes nothing", async () => {
+    const uid = (await work.core.readNamespace({ name: "kube-system" })).metadata?.uid;
+    const nodes = containersNamed([`${WORK}-`]);
+    assert.strictEqual(docker("restart", ...nodes).code, 0);
+    await waitFor(
+      "work's API answers again",
+      () =>
+        work.core.readNamespace({ name: "kube-system" }).then(
+          () => true,
+          () => false,
+        ),
+      180_000,
+      2000,
+    );
+    assert.strictEqual((await work.core.readNamespace({ name: "kube-system" })).metadata?.uid, uid);
+    await stack.preview(["--expect-no-changes"]);
+    const res = await stack.up();
+    assert.doesNotMatch(res.stdout, /\b(created|updated|replaced|deleted)\b/, res.stdout);
+    await reconciled(work, IRIS);
+  });
+
+  it("work's control plane paused: up fails within a minute naming work, changes nothing; unpaused, up converges with no change", async () => {
+    const before = await stack.exportState();
+    assert.strictEqual(docker("pause", `${WORK}-control-plane`).code, 0);
+    let res;
+    const started = Date.now();
+    try {
+      res = await cli.run(["up", "--yes", "--skip-preview", "--stack", STACK]);
+    } finally {
+      assert.strictEqual(docker("unpause", `${WORK}-control-plane`).code, 0);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`      up with work paused failed after ${seconds.toFixed(0)} s`);
+    assert.notStrictEqual(res.code, 0, "up fails");
+    assert.ok(seconds < 60, `failed within a minute (${seconds.toFixed(0)} s)`);
+    const text = res.stdout + res.stderr;
+    assert.match(
+      text,
+      new RegExp(`work \\(kind cluster "${WORK}"\\): the API server at https://127\\.0\\.0\\.1:\\d+ did not answer`),
+    );
+    assert.match(text, /docker unpause/);
+    assert.doesNotMatch(text, /\b\d+ (replaced|deleted)\b/, "nothing replaced or deleted");
+    const ids = (state: string) =>
+      (JSON.parse(state) as { deployment: { resources: { urn: string; id?: string }[] } }).deployment.resources
+        .map((r) => `${r.urn} ${r.id ?? ""}`)
+        .sort();
+    assert.deepStrictEqual(ids(await stack.exportState()), ids(before), "the state holds the same resources");
+    await waitFor(
+      "work's API answers again",
+      () =>
+        work.core.readNamespace({ name: "kube-system" }).then(
+          () => true,
+          () => false,
+        ),
+      120_000,
+      2000,
+    );
+    const again = await stack.up();
+    assert.doesNotMatch(again.stdout, /\b(created|replaced|deleted)\b/, again.stdout);
+    await reconciled(work, IRIS);
+  });
+
+  it("work replaced by a config change (workers 1 -> 2): the preview replaces everything on work; after up the IrisCluster runs on the new work, reconciled by home's operator through a newly minted identity", async () => {
+    const oldUid = (await work.core.readNamespace({ name: "kube-system" })).metadata?.uid;
+    const oldToken = (
+      YAML.parse(await stack.output("operatorTargetKubeconfig")) as { users: { user: { token: string } }[] }
+    ).users[0].user.token;
+    stack.edit((c) => {
+      (c["iko-plus:work"] as Record<string, unknown>).workers = 2;
+    });
+    const preview = await stack.preview(["--json"]);
+    const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
+    const replaced = steps
+      .filter((x) => x.op === "replace" || x.op === "create-replacement")
+      .map((x) => x.urn.split("::").pop());
+    for (const name of [
+      `${WORK}-kind`,
+      `${WORK}-k8s`,
+      "iriscluster-default-iris-at-work",
+      "iko-identity-sa",
+      "iko-identity-token",
+      "iko-crd-crd",
+    ])
+      assert.ok(replaced.includes(name), `the preview replaces ${name}: ${JSON.stringify(replaced)}`);
+    // Home stays: its cluster, its provider and the operator's release are not replaced.
+    for (const name of [`${HOME}-kind`, `${HOME}-k8s`, "iko"])
+      assert.ok(!replaced.includes(name), `the preview keeps ${name}: ${JSON.stringify(replaced)}`);
+    await stack.up();
+    work = clientsFromText(await stack.output("workKubeconfig"));
+    assert.notStrictEqual(
+      (await work.core.readNamespace({ name: "kube-system" })).metadata?.uid,
+      oldUid,
+      "a new work cluster",
+    );
+    assert.strictEqual((await work.core.listNode()).items.length, 3, "one control plane, two workers");
+    // Everything the stack owns is on the new cluster (read at once: nothing is recreated later).
+    assert.ok(
+      await maybe(() => work.crds.readCustomResourceDefinition({ name: "irisclusters.intersystems.com" })),
+      "the IrisCluster CRD is on the new work",
+    );
+    assert.ok(
+      await maybe(() =>
+        work.custom.getNamespacedCustomObject({
+          group: "intersystems.com",
+          version: "v1alpha1",
+          namespace: "default",
+          plural: "irisclusters",
+          name: IRIS,
+        }),
+      ),
+      "the IrisCluster is on the new work",
+    );
+    const newToken = (
+      YAML.parse(await stack.output("operatorTargetKubeconfig")) as { users: { user: { token: string } }[] }
+    ).users[0].user.token;
+    assert.notStrictEqual(newToken, oldToken, "a token minted on the new cluster");
+    await reconciled(work, IRIS);
+    await stack.preview(["--expect-no-changes"]);
+  });
+
+  it("work deleted out of band (`kind delete cluster`): `npm run preview` says so, `npm run up` recreates it and everything on it, with no variable typed", async () => {
     const oldSystemUid = (await work.core.readNamespace({ name: "kube-system" })).metadata?.uid;
     assert.strictEqual(kind("delete", "cluster", "--name", WORK).code, 0);
-    // A plain refresh already sees the cluster gone (KindCluster's read), but fails on every
-    // resource inside it; with PULUMI_K8S_DELETE_UNREACHABLE those leave the state too.
-    const plain = await cli.run(["refresh", "--yes", "--skip-preview", "--stack", STACK]);
-    assert.notStrictEqual(plain.code, 0, "a plain refresh fails on the resources of a deleted cluster");
-    assert.match(plain.stdout + plain.stderr, /unreachable/i);
-    assert.ok(!(await stack.exportState()).includes(`::${WORK}-kind"`), "refresh shows the deleted kind cluster gone");
-    cli.env.PULUMI_K8S_DELETE_UNREACHABLE = "true";
-    try {
-      const res = await cli.ok(["refresh", "--yes", "--skip-preview", "--stack", STACK]);
-      assert.match(
-        res.stdout,
-        /kubernetes:intersystems\.com\/v1alpha1:IrisCluster iriscluster-default-iris-at-work deleted/,
-      );
-    } finally {
-      delete cli.env.PULUMI_K8S_DELETE_UNREACHABLE;
-    }
-    const state = await stack.exportState();
-    assert.ok(
-      !state.includes("iriscluster-default-iris-at-work"),
-      "the deleted cluster's resources are gone from the state",
+    const npm = (cmd: string, ...extra: string[]) =>
+      sh("bash", [path.join(REPO, "scripts", "pulumi.sh"), cmd, ...extra], { env: { ...cli.env, STACK } });
+    // The preview cannot plan anything on a cluster that is gone: it fails naming it, after the report.
+    const preview = npm("preview");
+    assert.notStrictEqual(preview.code, 0);
+    assert.match(preview.stderr, new RegExp(`kind cluster "${WORK}" no longer exists .*\`npm run up\` recreates it`));
+    assert.match(
+      preview.stdout + preview.stderr,
+      new RegExp(`work \\(kind cluster "${WORK}"\\): the API server at \\S+ did not answer`),
     );
-    await stack.up();
+    const up = npm("up", "--yes", "--skip-preview");
+    assert.strictEqual(up.code, 0, `${up.stdout}\n${up.stderr}`.split("\n").slice(-40).join("\n"));
+    assert.match(
+      up.stderr,
+      new RegExp(`kind cluster "${WORK}" no longer exists \\(deleted outside the stack\\): dropping it`),
+    );
     work = clientsFromText(await stack.output("workKubeconfig"));
     assert.notStrictEqual(
       (await work.core.readNamespace({ name: "kube-system" })).metadata?.uid,

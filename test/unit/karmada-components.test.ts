@@ -198,7 +198,13 @@ describe("Karmada components under mocks", () => {
     const memberProv = await providerUrn(member.provider);
     const karmadaProv = await providerUrn(karmada.provider);
     const ns = one(mine, "kubernetes:core/v1:Namespace", "ikoclone-member-member-ns");
-    assert.deepStrictEqual(ns.inputs.metadata, { name: "karmada-cluster", labels: { "karmada.io/system": "true" } });
+    // Each object of the join on the member carries the member's identity: a new member cluster
+    // replaces it (after the join's objects in Karmada have gone).
+    assert.deepStrictEqual(ns.inputs.metadata, {
+      name: "karmada-cluster",
+      labels: { "karmada.io/system": "true" },
+      annotations: { "iko-plus.io/member-identity": "ikoclone@ca-sha256:1375aebc80b48e1e" },
+    });
     assert.deepStrictEqual(
       (one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-member-sa").inputs.metadata as { name: string })
         .name,
