@@ -5,11 +5,16 @@
  * recreates them whole. A cluster that exists but does not answer (paused, stopped) is not lost:
  * nothing is dropped, and `up` fails naming it.
  *
- * Usage (scripts/pulumi.sh runs it): lost-clusters.ts <recover|report> <stack>
+ * A kind cluster whose control plane is paused or stopped is named with the command that brings
+ * it back (before `up`, `preview` and `destroy`).
+ *
+ * Usage (scripts/pulumi.sh runs it): lost-clusters.ts <recover|report|check> <stack>
+ *   recover (before up), report (before preview: says what up would do), check (before destroy:
+ *   only the paused or stopped warnings)
  * Needs `pulumi` on PATH and the backend and passphrase variables scripts/pulumi.sh sets.
  */
 import * as child from "child_process";
-import { StateResource, kindClustersInState, lostResourceUrns } from "../components/kind/lost";
+import { StateResource, kindClustersInState, lostResourceUrns, stoppedClusterWarning } from "../components/kind/lost";
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
   return child.spawnSync(command, args, { encoding: "utf8", env, maxBuffer: 256 * 1024 * 1024 });
@@ -22,7 +27,8 @@ function fail(message: string): never {
 
 function main(): void {
   const [mode, stack] = process.argv.slice(2);
-  if ((mode !== "recover" && mode !== "report") || !stack) fail("usage: lost-clusters.ts <recover|report> <stack>");
+  if (!["recover", "report", "check"].includes(mode) || !stack)
+    fail("usage: lost-clusters.ts <recover|report|check> <stack>");
   const exported = run("pulumi", ["stack", "export", "--stack", stack]);
   if (exported.status !== 0) fail(`pulumi stack export --stack ${stack} failed: ${exported.stderr.trim()}`);
   if (exported.stdout.trim() === "") return; // a stack with no state yet
@@ -47,7 +53,12 @@ function main(): void {
     );
   }
   const lost = clusters.filter((c) => !(existing.get(c.kindCommand) ?? []).includes(c.name));
-  if (lost.length === 0) return;
+  for (const c of clusters.filter((x) => !lost.includes(x))) {
+    const res = run(c.dockerCommand, ["inspect", "--format", "{{.State.Status}}", `${c.name}-control-plane`]);
+    const warning = res.status === 0 ? stoppedClusterWarning(c.name, res.stdout.trim()) : undefined;
+    if (warning) process.stderr.write(`lost-clusters: ${warning}\n`);
+  }
+  if (lost.length === 0 || mode === "check") return;
   const urns = lostResourceUrns(
     resources,
     lost.map((c) => c.urn),

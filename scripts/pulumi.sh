@@ -51,9 +51,11 @@ trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR=$run_tmp
 pulumi stack select --create --secrets-provider passphrase "$stack" >/dev/null
 # A kind cluster deleted outside the stack: `up` first drops it and what went with it from the
-# state (then recreates them); `preview` says so (scripts/lost-clusters.ts).
+# state (then recreates them); `preview` says so. A paused or stopped one is named, with the
+# command that brings it back, before up, preview and destroy (scripts/lost-clusters.ts).
 case "$cmd" in
   up) node -r ts-node/register/transpile-only scripts/lost-clusters.ts recover "$stack" ;;
   preview) node -r ts-node/register/transpile-only scripts/lost-clusters.ts report "$stack" ;;
+  destroy) node -r ts-node/register/transpile-only scripts/lost-clusters.ts check "$stack" ;;
 esac
 pulumi "$cmd" --stack "$stack" "$@"

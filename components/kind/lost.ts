@@ -25,6 +25,8 @@ export interface KindClusterInState {
   name: string;
   /** The kind executable it was made with. */
   kindCommand: string;
+  /** The docker executable kind drove. */
+  dockerCommand: string;
 }
 
 /** The type of KindCluster's dynamic resource in state. */
@@ -38,9 +40,23 @@ export function kindClustersInState(resources: StateResource[]): KindClusterInSt
     const name = r.inputs?.name;
     if (typeof name !== "string") continue;
     const kindCommand = typeof r.inputs?.kindCommand === "string" ? r.inputs.kindCommand : "kind";
-    out.push({ urn: r.urn, name, kindCommand });
+    const dockerCommand = typeof r.inputs?.dockerCommand === "string" ? r.inputs.dockerCommand : "docker";
+    out.push({ urn: r.urn, name, kindCommand, dockerCommand });
   }
   return out;
+}
+
+/**
+ * What to say of a kind cluster whose control-plane container is in `status` (`docker inspect`'s
+ * `.State.Status`), or `undefined` when it runs.
+ */
+export function stoppedClusterWarning(name: string, status: string): string | undefined {
+  if (status === "running") return undefined;
+  const fix =
+    status === "paused"
+      ? `\`docker unpause ${name}-control-plane\``
+      : `\`docker start\` its node containers (\`docker ps -a --filter label=io.x-k8s.kind.cluster=${name}\`)`;
+  return `kind cluster "${name}" is ${status || "not running"}: nothing on it can be read or changed until it runs again; ${fix}`;
 }
 
 /** The URN part of a provider reference (`<urn>::<id>`). */

@@ -7,7 +7,13 @@ import * as child from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { KIND_CLUSTER_TYPE, StateResource, kindClustersInState, lostResourceUrns } from "../../components/kind/lost";
+import {
+  KIND_CLUSTER_TYPE,
+  StateResource,
+  kindClustersInState,
+  lostResourceUrns,
+  stoppedClusterWarning,
+} from "../../components/kind/lost";
 
 const REPO = path.join(__dirname, "..", "..");
 const U = (type: string, name: string) => `urn:pulumi:dev::iko-plus::${type}::${name}`;
@@ -73,7 +79,21 @@ describe("lost kind clusters (pure)", () => {
   });
 });
 
-describe("scripts/lost-clusters.ts (stand-in pulumi and kind)", () => {
+describe("stopped kind clusters (pure)", () => {
+  it("a paused or exited control plane is named with the command that brings it back; a running one says nothing", () => {
+    assert.strictEqual(
+      stoppedClusterWarning("ikowork", "paused"),
+      'kind cluster "ikowork" is paused: nothing on it can be read or changed until it runs again; `docker unpause ikowork-control-plane`',
+    );
+    assert.strictEqual(
+      stoppedClusterWarning("ikowork", "exited"),
+      'kind cluster "ikowork" is exited: nothing on it can be read or changed until it runs again; `docker start` its node containers (`docker ps -a --filter label=io.x-k8s.kind.cluster=ikowork`)',
+    );
+    assert.strictEqual(stoppedClusterWarning("ikowork", "running"), undefined);
+  });
+});
+
+describe("scripts/lost-clusters.ts (stand-in pulumi, kind and docker)", () => {
   function runScript(
     mode: string,
     kindClusters: string | undefined,
@@ -84,7 +104,6 @@ describe("scripts/lost-clusters.ts (stand-in pulumi and kind)", () => {
       fs.mkdirSync(bin);
       const calls = path.join(dir, "calls");
       const exported = path.join(dir, "export.json");
-      fs.writeFileSync(exported, JSON.stringify({ deployment: { resources: state() } }));
       fs.writeFileSync(
         path.join(bin, "pulumi"),
         `#!/usr/bin/env bash\nif [ "$1 $2" = "stack export" ]; then cat ${JSON.stringify(exported)}; exit 0; fi\n` +
@@ -97,7 +116,11 @@ describe("scripts/lost-clusters.ts (stand-in pulumi and kind)", () => {
           ? `#!/usr/bin/env bash\necho "Cannot connect to the Docker daemon" >&2; exit 1\n`
           : `#!/usr/bin/env bash\nprintf '%s\\n' ${kindClusters}\n`;
       fs.writeFileSync(path.join(bin, "kind"), kindScript, { mode: 0o755 });
-      fs.mkdirSync(path.join(dir, "opt"));
+      fs.writeFileSync(
+        path.join(bin, "docker"),
+        `#!/usr/bin/env bash\ncase "$*" in *ikowork-control-plane*) echo paused ;; *) echo running ;; esac\n`,
+        { mode: 0o755 },
+      );
       const state2 = state().map((r) =>
         r.inputs?.kindCommand === "/opt/kind"
           ? { ...r, inputs: { ...r.inputs, kindCommand: path.join(bin, "kind") } }
@@ -136,11 +159,22 @@ describe("scripts/lost-clusters.ts (stand-in pulumi and kind)", () => {
     assert.match(call, /K8S_DELETE_UNREACHABLE=true$/);
   });
 
-  it("both clusters listed (a paused one is still listed): nothing refreshed, nothing dropped", () => {
-    const res = runScript("recover", "ikohome ikowork");
+  it("both clusters listed (work's control plane paused): nothing refreshed or dropped; the paused one named", () => {
+    for (const mode of ["recover", "report", "check"]) {
+      const res = runScript(mode, "ikohome ikowork");
+      assert.strictEqual(res.status, 0, res.stderr);
+      assert.deepStrictEqual(res.calls, []);
+      assert.strictEqual(
+        res.stderr,
+        'lost-clusters: kind cluster "ikowork" is paused: nothing on it can be read or changed until it runs again; `docker unpause ikowork-control-plane`\n',
+      );
+    }
+  });
+
+  it("check (before a destroy): a lost cluster drops nothing", () => {
+    const res = runScript("check", "ikohome");
     assert.strictEqual(res.status, 0, res.stderr);
     assert.deepStrictEqual(res.calls, []);
-    assert.strictEqual(res.stderr, "");
   });
 
   it("kind cannot answer (no Docker engine): no cluster is taken for lost", () => {
