@@ -16,17 +16,31 @@ export interface ApiAnswer {
  * returned as text, without credentials). Any 2xx answer counts as 200.
  */
 export function apiRequest(k: KubeconfigCredentials, apiPath: string, body?: unknown): Promise<ApiAnswer> {
+  return apiCall(k, body === undefined ? "GET" : "POST", apiPath, body);
+}
+
+/**
+ * One call of the API: `method` on `apiPath`, with `body` as JSON (a merge patch for PATCH); never
+ * throws (an error is returned as text, without credentials). Any 2xx answer counts as 200.
+ */
+export function apiCall(
+  k: KubeconfigCredentials,
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  apiPath: string,
+  body?: unknown,
+): Promise<ApiAnswer> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const https: typeof import("https") = require("https");
   const url = new URL(apiPath, k.server);
   return new Promise((resolve) => {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (k.token) headers.Authorization = `Bearer ${k.token}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (body !== undefined)
+      headers["Content-Type"] = method === "PATCH" ? "application/merge-patch+json" : "application/json";
     const req = https.request(
       url,
       {
-        method: body === undefined ? "GET" : "POST",
+        method,
         headers,
         ca: k.ca,
         cert: k.cert,

@@ -35,6 +35,7 @@ import { KarmadaHandle } from "./control-plane";
 import { MemberAccess } from "./join";
 import { SYNC_MODES, SyncMode } from "./pull";
 import { declarePullJoin } from "./pull-join";
+import { DEFAULT_RELEASE_TIMEOUT_SECONDS, PullMemberRelease } from "./pull-release";
 import { MemberPrerequisites, declarePushJoin } from "./push";
 
 export { MemberPrerequisites, memberPrerequisites } from "./push";
@@ -198,6 +199,17 @@ export class KarmadaMember extends pulumi.ComponentResource {
         ),
       ),
     );
+    // Pull mode: when the member cluster is replaced, this goes first and lets the Cluster go (the
+    // old agent cannot release its Works once Karmada removes its Role); on destroy or unjoin it goes
+    // after the unjoin wait below, with nothing left to release.
+    const release =
+      args.syncMode === "Pull"
+        ? new PullMemberRelease(
+            `${name}-release`,
+            { cluster, timeoutSeconds: DEFAULT_RELEASE_TIMEOUT_SECONDS, karmada: karmadaCredentials },
+            { parent: this, dependsOn: [this.cluster], replaceWith: member.replacementTriggers },
+          )
+        : undefined;
     this.worksGone = new MemberWorksGone(
       `${name}-works-gone`,
       {
@@ -207,7 +219,10 @@ export class KarmadaMember extends pulumi.ComponentResource {
         readyTimeoutSeconds: args.worksReadyTimeoutSeconds ?? DEFAULT_WORKS_READY_TIMEOUT_SECONDS,
         karmada: karmadaCredentials,
       },
-      { parent: this, dependsOn: afterBoth(joined, this.cluster, args.waitRegistersAfter) },
+      {
+        parent: this,
+        dependsOn: afterBoth([...joined, ...(release ? [release] : [])], this.cluster, args.waitRegistersAfter),
+      },
     );
     this.joined = joined;
     this.registerOutputs({ clusterName: cluster });

@@ -394,6 +394,7 @@ describe("unit (mocks): KarmadaMember in Pull mode", () => {
         "member rbac.authorization.k8s.io/v1:ClusterRole agent-member-role",
         "member rbac.authorization.k8s.io/v1:ClusterRoleBinding agent-member-binding",
         " pulumi-nodejs:dynamic/iko-plus-karmada:MemberWorksGone works-gone",
+        " pulumi-nodejs:dynamic/iko-plus-karmada:PullMemberRelease release",
       ].sort(),
     );
     assert.ok(
@@ -465,7 +466,21 @@ describe("unit (mocks): KarmadaMember in Pull mode", () => {
         `the agent starts after ${d} (and goes before it): ${agentDeps.join(" ")}`,
       );
     }
+    // The release goes after the unjoin wait on destroy (it depends on the Cluster, the wait on it),
+    // and its Karmada credentials are secret.
+    // (replaceWith the member: its provider, for a cluster given by kubeconfig, is a dependency too)
+    assert.deepStrictEqual(deps("pull-member-member-release").sort(), [
+      "pull-member-k8s",
+      "pull-member-member-cluster",
+    ]);
+    assert.ok(
+      unwrapSecret(
+        one(mine, "pulumi-nodejs:dynamic/iko-plus-karmada:PullMemberRelease", "pull-member-member-release").inputs
+          .karmada,
+      ).secret,
+    );
     const waitDeps = deps("pull-member-member-works-gone");
+    assert.ok(waitDeps.includes("pull-member-member-release"), `the wait goes first: ${waitDeps.join(" ")}`);
     assert.ok(
       waitDeps.includes("pull-member-member-agent") && waitDeps.includes("pull-member-member-cluster"),
       "the works-gone wait is deleted before the agent (which removes the Works) and the Cluster",
