@@ -112,7 +112,6 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
   declare public readonly identity: pulumi.Output<string>;
   declare public readonly description: string;
   declare public readonly provider: k8s.Provider;
-  declare public readonly replacementTriggers: pulumi.Resource[];
   declare public readonly readyGate: pulumi.Resource[];
 
   constructor(name: string, args: ExistingClusterArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -149,7 +148,6 @@ export class ExistingCluster extends pulumi.ComponentResource implements Cluster
       },
       { parent: this },
     );
-    this.replacementTriggers = [this.provider];
     this.readyGate = [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

@@ -32,13 +32,6 @@ export interface ClusterHandle {
    */
   readonly provider: k8s.Provider;
   /**
-   * The resources whose replacement is this cluster's replacement (its kind or GKE resource, its
-   * provider). An object elsewhere that must be made again with the cluster (a Karmada join's
-   * Cluster object) lists them in `replaceWith`: the preview shows it replaced, and it goes before
-   * the old cluster does (while that cluster's agents can still clean up after it).
-   */
-  readonly replacementTriggers: pulumi.Resource[];
-  /**
    * What must be ready before workloads go into the cluster (its CNI). Components installing
    * into the cluster add these to their `dependsOn`.
    */
@@ -50,15 +43,56 @@ export function withReadyGate(handle: ClusterHandle, ...gate: pulumi.Resource[])
   return { ...handle, readyGate: [...handle.readyGate, ...gate] };
 }
 
-/** What an object on a cluster (or in the Karmada API) needs of it: its provider, and its replacement. */
-export type ClusterTarget = Pick<ClusterHandle, "provider" | "replacementTriggers">;
+/** What an object on a cluster needs of it: its provider, and its identity. */
+export type ClusterTarget = Pick<ClusterHandle, "provider" | "identity">;
+
+/** The annotation that carries, on each object the stack puts on a cluster, that cluster's identity. */
+export const CLUSTER_IDENTITY_ANNOTATION = "iko-plus.io/cluster-identity";
+
+/** A Helm release carries its cluster's identity in its description (releases have no metadata). */
+export const HELM_RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
 
 /**
- * The options of an object on `target`'s cluster: its provider, and `replaceWith` the cluster, so a
- * new cluster makes the object again (deleted while the old cluster still runs).
+ * A transformation that stamps `identity` on a resource: an annotation on a Kubernetes object, the
+ * description of a Helm release (replaced when it changes). A new cluster behind the same provider
+ * then has every object on it planned for replacement, in dependency order, before the old cluster
+ * goes: Pulumi's delete-before-replace of the cluster sees the stamp depend on the cluster and the
+ * Kubernetes provider replaces an object whose metadata is not known yet. The identity, not the
+ * cluster's other outputs, so a new API port or credential changes nothing.
  */
+export function stampIdentity(identity: pulumi.Output<string>): pulumi.ResourceTransformation {
+  return ({ type, props, opts }) => {
+    if (type === HELM_RELEASE_TYPE) {
+      return {
+        props: { ...props, description: identity.apply((i) => `iko-plus cluster ${i}`) },
+        opts: { ...opts, replaceOnChanges: [...(opts.replaceOnChanges ?? []), "description"] },
+      };
+    }
+    if (props.metadata === undefined) return undefined;
+    const stamp = (md: Record<string, unknown>, id: string) => ({
+      ...md,
+      annotations: {
+        ...((md.annotations as Record<string, string> | undefined) ?? {}),
+        [CLUSTER_IDENTITY_ANNOTATION]: id,
+      },
+    });
+    const metadata = pulumi.Output.isInstance(props.metadata)
+      ? pulumi
+          .all([props.metadata as pulumi.Output<Record<string, unknown>>, identity])
+          .apply(([md, id]) => stamp(md, id))
+      : {
+          ...(props.metadata as Record<string, unknown>),
+          annotations: pulumi
+            .all([pulumi.output((props.metadata as Record<string, unknown>).annotations ?? {}), identity])
+            .apply(([a, id]) => stamp({ annotations: a }, id).annotations),
+        };
+    return { props: { ...props, metadata }, opts };
+  };
+}
+
+/** The options of an object on `target`'s cluster: its provider, and its identity stamped on it. */
 export function onCluster(target: ClusterTarget): pulumi.CustomResourceOptions {
-  return { provider: target.provider, replaceWith: target.replacementTriggers };
+  return { provider: target.provider, transformations: [stampIdentity(target.identity)] };
 }
 
 /** The provider options every child installed into `handle`'s cluster (or the Karmada API) uses. */
@@ -77,7 +111,7 @@ export function clusterOptions(
  * provider with every input taken from the cluster made unknown and, on a replacement, closes that
  * provider while the objects still need it for their deletes ("grpc: the client connection is
  * closing"). With the identifier independent of the cluster, that diff keeps the provider; the
- * objects go by `replaceWith` (ClusterHandle.replacementTriggers) instead, and the provider itself
+ * objects go by the identity stamped on them (`stampIdentity`) instead, and the provider itself
  * is replaced once the new cluster's identity is known.
  */
 export function withoutDependencies<T>(value: pulumi.Output<T>): pulumi.Output<T> {

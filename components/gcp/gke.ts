@@ -121,7 +121,6 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
   declare public readonly identity: pulumi.Output<string>;
   declare public readonly description: string;
   declare public readonly provider: k8s.Provider;
-  declare public readonly replacementTriggers: pulumi.Resource[];
   declare public readonly readyGate: pulumi.Resource[];
   declare public readonly cluster: gcp.container.Cluster;
   declare public readonly nodePool: gcp.container.NodePool;
@@ -189,7 +188,6 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
     );
     this.peerKubeconfig =
       (args.peerAccess ?? "none") === "cluster-admin" ? this.peerAdminKubeconfig(name) : this.kubeconfig;
-    this.replacementTriggers = [this.cluster, this.provider];
     this.readyGate = [this.nodePool];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

@@ -11,7 +11,7 @@ import { IRISCLUSTER_CRD, checkCrdManifestPath, loadCrdManifest } from "./crd";
 
 export interface CrdMirrorArgs {
   /** The cluster (or Karmada API) the CRD must exist on: its provider and ready gate. */
-  target: Pick<ClusterHandle, "provider" | "readyGate" | "replacementTriggers">;
+  target: Pick<ClusterHandle, "provider" | "readyGate" | "identity">;
   /** The CRD's name. @default irisclusters.intersystems.com */
   crdName?: string;
   /** A manifest file holding the CRD. One of `manifestPath` and `sourceCluster` is required. */

@@ -56,10 +56,10 @@ export interface KarmadaHandle {
   /** A provider for the Karmada API. */
   readonly provider: k8s.Provider;
   /**
-   * What replaces the Karmada API: its host's (a new host runs a new, empty Karmada); none for an
-   * existing Karmada. Objects in the Karmada API are made again with it (`replaceWith`).
+   * The Karmada API's identity: new exactly when its host is (a new host runs a new, empty
+   * Karmada); an existing Karmada's from its CA. Stamped on every object put in it.
    */
-  readonly replacementTriggers: pulumi.Resource[];
+  readonly identity: pulumi.Output<string>;
   /** What must exist before objects go into the Karmada API. */
   readonly readyGate: pulumi.Resource[];
   /**
@@ -199,7 +199,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
   declare public readonly kubeconfig: pulumi.Output<string>;
   declare public readonly endpoint: pulumi.Output<string>;
   declare public readonly provider: k8s.Provider;
-  declare public readonly replacementTriggers: pulumi.Resource[];
+  declare public readonly identity: pulumi.Output<string>;
   declare public readonly readyGate: pulumi.Resource[];
   /** Helm mode: the release. */
   declare public readonly release: k8s.helm.v3.Release | undefined;
@@ -312,19 +312,16 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     }
     // A hosted Karmada API is new exactly when its host is (a new, empty etcd); an existing one is
     // identified by its own CA.
-    const identifier = args.existing
+    this.identity = args.existing
       ? pulumi.unsecret(
           this.kubeconfig.apply((t) => {
             const s = parseKubeconfig(t, `Karmada "${name}" kubeconfig`);
             return clusterIdentity(`${name}-karmada-api`, s.caData, s.server);
           }),
         )
-      : withoutDependencies(
-          (args.helm as KarmadaHelmArgs).host.identity.apply((identity) =>
-            hostedIdentity(`${name}-karmada-api`, { name: (args.helm as KarmadaHelmArgs).host.name, identity }),
-          ),
+      : (args.helm as KarmadaHelmArgs).host.identity.apply((identity) =>
+          hostedIdentity(`${name}-karmada-api`, { name: (args.helm as KarmadaHelmArgs).host.name, identity }),
         );
-    this.replacementTriggers = args.helm ? args.helm.host.replacementTriggers : [];
     this.provider = new k8s.Provider(
       `${name}-karmada-api`,
       // Given a file, the provider gets its path (as ExistingCluster's does): state records where the
@@ -341,7 +338,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
               },
             )
           : this.kubeconfig,
-        clusterIdentifier: identifier,
+        clusterIdentifier: withoutDependencies(this.identity),
       },
       // Configured once the apiserver answers: the provider reads the API's schema when it starts.
       { parent: this, ...(this.apiServing ? { dependsOn: [this.apiServing] } : {}) },

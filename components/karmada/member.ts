@@ -206,8 +206,13 @@ export class KarmadaMember extends pulumi.ComponentResource {
       args.syncMode === "Pull"
         ? new PullMemberRelease(
             `${name}-release`,
-            { cluster, timeoutSeconds: DEFAULT_RELEASE_TIMEOUT_SECONDS, karmada: karmadaCredentials },
-            { parent: this, dependsOn: [this.cluster], replaceWith: member.replacementTriggers },
+            {
+              cluster,
+              memberIdentity: member.identity,
+              timeoutSeconds: DEFAULT_RELEASE_TIMEOUT_SECONDS,
+              karmada: karmadaCredentials,
+            },
+            { parent: this, dependsOn: [this.cluster], replaceOnChanges: ["memberIdentity"] },
           )
         : undefined;
     this.worksGone = new MemberWorksGone(

@@ -22,7 +22,7 @@ import {
   executionNamespace,
   pullClusterSpec,
 } from "./pull";
-import { Join, declareClusterObject, memberPrerequisites, memberSideOptions } from "./push";
+import { Join, declareClusterObject, joinInKarmada, memberPrerequisites } from "./push";
 
 /**
  * Pull mode: the agent's credential and RBAC in Karmada, the Cluster, and the agent on the
@@ -36,11 +36,12 @@ export function declarePullJoin(join: Join): {
 } {
   const { self, name, args, cluster } = join;
   const member = args.member;
-  const onMember = (deps: pulumi.Resource[] = []) => memberSideOptions(self, member, deps);
+  const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, member, deps);
   const onKarmada = (deps: pulumi.Resource[] = []) => clusterOptions(self, args.karmada, deps);
   // Karmada removes the execution namespace with the Cluster: with a new member cluster (a new
   // Cluster) the namespace and the agent's Role in it are made again too.
-  const withMember = (opts: pulumi.CustomResourceOptions) => ({ ...opts, replaceWith: member.replacementTriggers });
+  const inJoin = joinInKarmada(args);
+  const withMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, inJoin, deps);
 
   // Karmada side: the agent's ServiceAccount and its token, its RBAC, its execution namespace.
   const saName = agentServiceAccountName(cluster);
@@ -73,14 +74,14 @@ export function declarePullJoin(join: Join): {
   const esNs = new k8s.core.v1.Namespace(
     `${name}-execution-ns`,
     { metadata: executionNamespace(cluster).metadata },
-    withMember(onKarmada()),
+    withMember(),
   );
   const bindings = rbac.roles.map((role, i) => {
     const suffix = i === 0 ? "work" : "lease";
     const r = new k8s.rbac.v1.Role(
       `${name}-agent-${suffix}-role`,
       { metadata: role.metadata, rules: role.rules },
-      i === 0 ? withMember(onKarmada([esNs])) : onKarmada(),
+      i === 0 ? withMember([esNs]) : onKarmada(),
     );
     const b = rbac.roleBindings[i];
     return new k8s.rbac.v1.RoleBinding(
@@ -90,7 +91,7 @@ export function declarePullJoin(join: Join): {
         roleRef: b.roleRef,
         subjects: b.subjects,
       },
-      i === 0 ? withMember(onKarmada([r, agentSa])) : onKarmada([r, agentSa]),
+      i === 0 ? withMember([r, agentSa]) : onKarmada([r, agentSa]),
     );
   });
   // Member side: the namespace, the agent's kubeconfig of the Karmada API (secret), its

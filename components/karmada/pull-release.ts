@@ -8,7 +8,7 @@
  *
  * It depends on the Cluster and the unjoin wait (MemberWorksGone) depends on it: on destroy or
  * unjoin the Works are gone before it is deleted (nothing to release); when the member cluster is
- * replaced it goes first (`replaceWith` the member), ahead of the Cluster. Only Node built-ins:
+ * replaced (a new `memberIdentity`) it goes first, ahead of the Cluster. Only Node built-ins:
  * serialised into the dynamic provider process.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -19,6 +19,8 @@ import { workNamespace } from "./works";
 export interface PullMemberReleaseInputs {
   /** The member's name in Karmada. */
   cluster: string;
+  /** The member cluster's identity: a new one replaces this resource (and its delete releases the old Cluster). */
+  memberIdentity: string;
   /** How long delete waits for the Cluster to go. */
   timeoutSeconds: number;
   /** How to reach the Karmada API. Secret. */
@@ -91,9 +93,10 @@ export class PullMemberReleaseProvider implements pulumi.dynamic.ResourceProvide
     olds: PullMemberReleaseInputs,
     news: PullMemberReleaseInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
-    const keys: (keyof PullMemberReleaseInputs)[] = ["cluster", "timeoutSeconds", "karmada"];
+    const keys: (keyof PullMemberReleaseInputs)[] = ["cluster", "memberIdentity", "timeoutSeconds", "karmada"];
     const changed = keys.some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
-    return { changes: changed, replaces: olds.cluster !== news.cluster ? ["cluster"] : [], deleteBeforeReplace: false };
+    const replaces = (["cluster", "memberIdentity"] as const).filter((k) => olds[k] !== news[k]);
+    return { changes: changed, replaces, deleteBeforeReplace: false };
   }
 
   async create(inputs: PullMemberReleaseInputs): Promise<pulumi.dynamic.CreateResult> {

@@ -4,7 +4,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle, clusterOptions } from "../cluster";
+import { ClusterTarget, clusterOptions } from "../cluster";
 import {
   ClusterObjectArgs,
   IMPERSONATOR,
@@ -33,39 +33,20 @@ export interface Join {
   kubeSystem: k8s.core.v1.Namespace;
 }
 
-/** The annotation on a join's objects on the member that carries the member cluster's identity. */
-export const MEMBER_IDENTITY_ANNOTATION = "iko-plus.io/member-identity";
-
 /**
- * The options of a join's objects on the member. A new member cluster makes them again, but
- * after the join's objects in Karmada have gone: they carry the member's identity in an
- * annotation that replaces them when it changes (`replaceOnChanges`), which puts them in the
- * second group Pulumi deletes before the old cluster, after the objects that `replaceWith` it.
- * So Karmada's Cluster (with its execution namespace) goes while the member's agent and the
- * credentials Karmada uses still run there, and can remove what Karmada put on the member.
+ * Where a join's objects in Karmada go: the Karmada API, stamped with the member's identity (and
+ * Karmada's): a new member cluster is a new join, so they are made again with it. Karmada's Cluster
+ * depends on the join's objects on the member and goes first, while the old member still runs.
  */
-export function memberSideOptions(
-  parent: pulumi.Resource,
-  member: ClusterHandle,
-  dependsOn: pulumi.Resource[] = [],
-): pulumi.CustomResourceOptions {
-  const annotate: pulumi.ResourceTransformation = ({ props, opts }) => {
-    const md = pulumi.output(props.metadata as pulumi.Input<Record<string, unknown>>);
-    const metadata = pulumi.all([md, member.identity]).apply(([m, identity]) => ({
-      ...m,
-      annotations: {
-        ...((m.annotations as Record<string, string> | undefined) ?? {}),
-        [MEMBER_IDENTITY_ANNOTATION]: identity,
-      },
-    }));
-    return { props: { ...props, metadata }, opts };
-  };
+export function joinInKarmada(args: Pick<KarmadaMemberArgs, "karmada" | "member">): ClusterTarget & {
+  readyGate: pulumi.Resource[];
+} {
   return {
-    parent,
-    provider: member.provider,
-    dependsOn: [...member.readyGate, ...dependsOn],
-    replaceOnChanges: [`metadata.annotations["${MEMBER_IDENTITY_ANNOTATION}"]`],
-    transformations: [annotate],
+    provider: args.karmada.provider,
+    readyGate: args.karmada.readyGate,
+    identity: pulumi
+      .all([args.member.identity, args.karmada.identity])
+      .apply(([member, karmada]) => `${member} in ${karmada}`),
   };
 }
 
@@ -98,16 +79,14 @@ export function declareClusterObject(
         .all([args.member.peerEndpoint, kubeSystem.metadata.uid])
         .apply(([apiEndpoint, id]) => specOf({ apiEndpoint, id, provider, region, zones })),
     },
-    // A new member cluster is a new join: the Cluster goes (while the old member's agent can still
-    // remove what Karmada put there) and comes back for the new one.
-    { ...clusterOptions(self, args.karmada, dependsOn), replaceWith: args.member.replacementTriggers },
+    clusterOptions(self, joinInKarmada(args), dependsOn),
   );
 }
 
 /** Push mode: `karmadactl join`'s objects on the member and in Karmada; returns the Cluster. */
 export function declarePushJoin(join: Join): k8s.apiextensions.CustomResource {
   const { self, name, args, cluster } = join;
-  const onMember = (deps: pulumi.Resource[] = []) => memberSideOptions(self, args.member, deps);
+  const onMember = (deps: pulumi.Resource[] = []) => clusterOptions(self, args.member, deps);
   const onKarmada = () => clusterOptions(self, args.karmada);
 
   // Member side.

@@ -98,7 +98,6 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
   declare public readonly identity: pulumi.Output<string>;
   declare public readonly description: string;
   declare public readonly provider: k8s.Provider;
-  declare public readonly replacementTriggers: pulumi.Resource[];
   declare public readonly readyGate: pulumi.Resource[];
   /** The kind config YAML this cluster was created from. */
   declare public readonly configYaml: string;
@@ -143,7 +142,6 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
       },
       { parent: this },
     );
-    this.replacementTriggers = [cluster];
     this.readyGate = [];
     // The kubeconfigs stay out of the component's recorded outputs: state already holds them (encrypted)
     // where diff and delete need them, and every copy is rewritten with each checkpoint.

@@ -4,12 +4,16 @@
  */
 import * as assert from "assert";
 import * as crypto from "crypto";
+import * as pulumi from "@pulumi/pulumi";
 import {
+  CLUSTER_IDENTITY_ANNOTATION,
+  HELM_RELEASE_TYPE,
   caFingerprint,
   clusterIdentity,
   describeCluster,
   hostedIdentity,
   kindReachHint,
+  stampIdentity,
   unreachableMessage,
 } from "../../components/cluster";
 import { kindCaData, kindClusterIdentity } from "../../components/kind/provider";
@@ -110,5 +114,42 @@ describe("cluster reachability messages (pure)", () => {
     );
     assert.strictEqual(unreachableMessage(what, "https://h:6443", { status: 200, body: {} }, "x"), undefined);
     assert.strictEqual(unreachableMessage(what, "https://h:6443", { status: 403 }, "x"), undefined);
+  });
+});
+
+describe("stampIdentity (the transformation every object on a cluster gets)", () => {
+  const value = <T>(o: unknown): Promise<T> =>
+    new Promise((resolve) => (pulumi.output(o as pulumi.Input<T>) as pulumi.Output<T>).apply((v) => resolve(v as T)));
+  const identity = pulumi.output("kind:ikowork@ca-sha256:0123456789abcdef");
+  const stamp = stampIdentity(identity);
+  const call = (type: string, props: Record<string, unknown>) =>
+    stamp({ type, name: "x", props, opts: {}, resource: undefined as unknown as pulumi.Resource });
+
+  it("a Kubernetes object: its annotations plus the identity, its name still known", async () => {
+    const res = call("kubernetes:core/v1:Namespace", { metadata: { name: "iko", annotations: { a: "b" } } });
+    const md = res?.props.metadata as { name: string; annotations: unknown };
+    assert.strictEqual(md.name, "iko");
+    assert.deepStrictEqual(await value(md.annotations), {
+      a: "b",
+      [CLUSTER_IDENTITY_ANNOTATION]: "kind:ikowork@ca-sha256:0123456789abcdef",
+    });
+  });
+
+  it("metadata given as an Output is stamped whole", async () => {
+    const res = call("kubernetes:core/v1:Secret", { metadata: pulumi.output({ name: "s" }) });
+    assert.deepStrictEqual(await value(res?.props.metadata), {
+      name: "s",
+      annotations: { [CLUSTER_IDENTITY_ANNOTATION]: "kind:ikowork@ca-sha256:0123456789abcdef" },
+    });
+  });
+
+  it("a Helm release: its description, replaced when it changes", async () => {
+    const res = call(HELM_RELEASE_TYPE, { chart: "c" });
+    assert.strictEqual(await value(res?.props.description), "iko-plus cluster kind:ikowork@ca-sha256:0123456789abcdef");
+    assert.deepStrictEqual(res?.opts.replaceOnChanges, ["description"]);
+  });
+
+  it("anything else (no metadata) is left alone", () => {
+    assert.strictEqual(call("pulumi-nodejs:dynamic:Resource", { a: 1 }), undefined);
   });
 });

@@ -198,13 +198,10 @@ describe("Karmada components under mocks", () => {
     const memberProv = await providerUrn(member.provider);
     const karmadaProv = await providerUrn(karmada.provider);
     const ns = one(mine, "kubernetes:core/v1:Namespace", "ikoclone-member-member-ns");
-    // Each object of the join on the member carries the member's identity: a new member cluster
-    // replaces it (after the join's objects in Karmada have gone).
-    assert.deepStrictEqual(ns.inputs.metadata, {
-      name: "karmada-cluster",
-      labels: { "karmada.io/system": "true" },
-      annotations: { "iko-plus.io/member-identity": "ikoclone@ca-sha256:1375aebc80b48e1e" },
-    });
+    assert.deepStrictEqual(ns.inputs.metadata, { name: "karmada-cluster", labels: { "karmada.io/system": "true" } });
+    // Each object of the join carries the member's identity: a new member cluster replaces it; in
+    // Karmada, the Cluster with Karmada's identity too.
+    assert.strictEqual(ns.stamp, "ikoclone@ca-sha256:1375aebc80b48e1e");
     assert.deepStrictEqual(
       (one(mine, "kubernetes:core/v1:ServiceAccount", "ikoclone-member-member-sa").inputs.metadata as { name: string })
         .name,
@@ -251,6 +248,10 @@ describe("Karmada components under mocks", () => {
       "the impersonator Secret holds the impersonator's token, not the controllers'",
     );
     const cluster = one(mine, "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster");
+    assert.strictEqual(
+      cluster.stamp,
+      "ikoclone@ca-sha256:1375aebc80b48e1e in k1-karmada-api@ca-sha256:1375aebc80b48e1e",
+    );
     assert.strictEqual(cluster.provider, karmadaProv);
     assert.deepStrictEqual(cluster.inputs.spec, {
       syncMode: "Push",

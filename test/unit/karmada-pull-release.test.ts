@@ -15,7 +15,12 @@ import {
 } from "../../components/karmada/pull-release";
 
 const karmada = { server: "https://karmada.example:5443", insecure: false, token: "t" };
-const inputs: PullMemberReleaseInputs = { cluster: "pull-member", timeoutSeconds: 5, karmada };
+const inputs: PullMemberReleaseInputs = {
+  cluster: "pull-member",
+  memberIdentity: "kind:pull-member@ca-sha256:0123456789abcdef",
+  timeoutSeconds: 5,
+  karmada,
+};
 const WORKS = "/apis/work.karmada.io/v1alpha1/namespaces/karmada-es-pull-member/works";
 const CLUSTER = "/apis/cluster.karmada.io/v1alpha1/clusters/pull-member";
 

@@ -468,11 +468,13 @@ describe("unit (mocks): KarmadaMember in Pull mode", () => {
     }
     // The release goes after the unjoin wait on destroy (it depends on the Cluster, the wait on it),
     // and its Karmada credentials are secret.
-    // (replaceWith the member: its provider, for a cluster given by kubeconfig, is a dependency too)
-    assert.deepStrictEqual(deps("pull-member-member-release").sort(), [
-      "pull-member-k8s",
-      "pull-member-member-cluster",
-    ]);
+    assert.deepStrictEqual(deps("pull-member-member-release"), ["pull-member-member-cluster"]);
+    // A new member cluster (a new identity) replaces it, which releases the old Cluster first.
+    assert.strictEqual(
+      one(mine, "pulumi-nodejs:dynamic/iko-plus-karmada:PullMemberRelease", "pull-member-member-release").inputs
+        .memberIdentity,
+      "pull-member@ca-sha256:1375aebc80b48e1e",
+    );
     assert.ok(
       unwrapSecret(
         one(mine, "pulumi-nodejs:dynamic/iko-plus-karmada:PullMemberRelease", "pull-member-member-release").inputs
