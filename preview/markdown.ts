@@ -3,6 +3,7 @@
  * per stack first, then each stack's changed resources with their changed property paths, trimmed
  * to fit GitHub's 65,536-character comment limit with a line saying what was left out.
  */
+import { destructiveLine } from "./destructive";
 import { PropertyChange, ResourceChange, StackSummary } from "./summary";
 
 /** GitHub's limit on an issue or pull-request comment body. */
@@ -143,6 +144,7 @@ export function renderMarkdown(summaries: StackSummary[], opts: RenderOptions = 
       omitted = s.resources.length;
     } else {
       push(heading + errors);
+      if (s.destructive.length) push(fix(`\n\n${s.destructive.map(destructiveLine).join("\n")}`));
       if (s.resources.length) push(`\n\n${TABLE_HEAD}`);
       for (const r of s.resources) {
         const row = fix(`\n${resourceRow(r, maxProps)}`);

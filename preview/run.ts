@@ -253,6 +253,7 @@ export async function main(argv: string[], deps: Partial<Deps> = {}): Promise<nu
     summaries.push({
       stack: "(preview)",
       counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 },
+      destructive: [],
       resources: [],
       errors: [(e as Error).message],
     });
@@ -299,6 +300,7 @@ async function previewStack(
   const failed = (msg: string): StackSummary => ({
     stack: f.stack,
     counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 },
+    destructive: [],
     resources: [],
     errors: [msg],
   });

@@ -5,6 +5,7 @@
  * scalar (see `isSensitivePath` and `SECRET_SIG`); otherwise only its path is.
  */
 import { SECRET_DATA_FIELDS, SECRET_NAME_WORDS } from "../components/names/secrets";
+import { DestructiveChange, destructiveChanges } from "./destructive";
 
 /** The signature key Pulumi puts on secret values in serialized state. */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -91,6 +92,8 @@ export interface StackSummary {
   resources: ResourceChange[];
   /** Error diagnostics (the preview failed when there is any). */
   errors: string[];
+  /** Clusters and joins replaced or deleted, with what goes with them (shown first). */
+  destructive: DestructiveChange[];
 }
 
 /** Parses `pulumi preview --json` output; a clear error naming the start of the text otherwise. */
@@ -384,5 +387,5 @@ export function summarizeStack(stack: string, preview: PreviewJson): StackSummar
     .filter((d) => d.severity === "error")
     .map((d) => (d.message ?? "").trim())
     .filter(Boolean);
-  return { stack, counts, resources, errors };
+  return { stack, counts, resources, errors, destructive: destructiveChanges(preview) };
 }

@@ -44,6 +44,7 @@ const zero = { create: 0, update: 0, replace: 0, delete: 0, same: 0 };
 const stack = (name: string, more: Partial<StackSummary> = {}): StackSummary => ({
   stack: name,
   counts: { ...zero },
+  destructive: [],
   resources: [],
   errors: [],
   ...more,

@@ -294,6 +294,7 @@ describe("preview summary: Markdown", () => {
     const failed: StackSummary = {
       stack: "s",
       counts: { create: 0, update: 0, replace: 0, delete: 0, same: 0 },
+      destructive: [],
       resources: [],
       errors: [`error: license ${LICENSE} rejected`],
     };
@@ -312,6 +313,7 @@ describe("preview summary: Markdown", () => {
         {
           stack: "s",
           counts: { create: 0, update: 1, replace: 0, delete: 0, same: 0 },
+          destructive: [],
           errors: [],
           resources: [
             {
