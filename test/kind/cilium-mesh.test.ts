@@ -32,6 +32,7 @@ import {
   standinImages,
   tierEnv,
   kindPulumiCli,
+  printMeshDiagnostics,
 } from "./tier";
 
 const A = "mesh-a";
@@ -109,6 +110,12 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
       await clients[cluster].core.listNamespacedPod({ namespace: "kube-system", labelSelector: "k8s-app=cilium" })
     ).items.map((p) => p.metadata?.name as string);
   const agent = async (cluster: string) => (await agents(cluster))[0];
+
+  // A failed step (a global Service not carried across) prints what each side's agents and
+  // clustermesh-apiserver hold, before the clusters go.
+  afterEach(function () {
+    if (this.currentTest?.state === "failed") printMeshDiagnostics([A, B]);
+  });
 
   before(async () => {
     cli = kindPulumiCli(env);

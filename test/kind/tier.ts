@@ -200,6 +200,14 @@ export function printKarmadaDiagnostics(hostCluster: string, nodePort = 32443): 
   console.log(`${r.stdout}${r.stderr}`.replace(/^/gm, "        "));
 }
 
+/** Prints what kind-tier/mesh-diagnose.sh reads of a ClusterMesh between `clusters` (after a failed step). */
+export function printMeshDiagnostics(clusters: string[]): void {
+  const script = path.join(__dirname, "../../kind-tier/mesh-diagnose.sh");
+  const r = sh("bash", [script, ...clusters]);
+  console.log(`      diagnostics of the ClusterMesh ${clusters.join(", ")} (exit ${r.code}):`);
+  console.log(`${r.stdout}${r.stderr}`.replace(/^/gm, "        "));
+}
+
 /**
  * Config overrides of Pulumi.fleet.yaml for the fleet stack in Helm mode on the tier: host and
  * member as one-node kind clusters of the tier's node image with kind's default CNI (no Cilium),
