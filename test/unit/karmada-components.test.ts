@@ -689,5 +689,34 @@ describe("fleet stack under mocks", () => {
     assert.deepStrictEqual(out.federatedIrisClusters, [
       { name: "federated-iris", namespace: "default", policy: "iriscluster-propagate" },
     ]);
+    // Every object the stack writes to a cluster or to Karmada carries the identity of what it is
+    // on (so a new cluster replaces it): the cluster's, Karmada's (its host's), and for a join's
+    // objects in Karmada the member's too. Reads (.get) write nothing and carry none.
+    const id = (c: string) => `kind:${c}@ca-sha256:1375aebc80b48e1e`;
+    const karmadaId = `karmada-karmada-api@${id("ikofett")}`;
+    const written = mine.filter(
+      (r) => r.type.startsWith("kubernetes:") && (r.type.endsWith(":Release") || r.inputs.metadata !== undefined),
+    );
+    assert.ok(written.length > 20, `${written.length} objects written`);
+    const unstampedObjects = written.filter((r) => r.stamp === undefined).map((r) => r.name);
+    assert.deepStrictEqual(unstampedObjects, [], "objects without their cluster's identity");
+    const byProvider = (r: Registered) =>
+      r.provider.includes("::ikofett-k8s::")
+        ? id("ikofett")
+        : r.provider.includes("::ikoclone-k8s::")
+          ? id("ikoclone")
+          : r.provider.includes("-karmada-api::")
+            ? karmadaId
+            : `unknown provider ${r.provider}`;
+    for (const r of written) {
+      const joinInKarmada = `${id("ikoclone")} in ${karmadaId}`;
+      const expected = byProvider(r) === karmadaId && r.stamp === joinInKarmada ? joinInKarmada : byProvider(r);
+      assert.strictEqual(r.stamp, expected, `${r.type} ${r.name}`);
+    }
+    assert.strictEqual(
+      one(mine, "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster").stamp,
+      `${id("ikoclone")} in ${karmadaId}`,
+      "the join's Cluster goes with the member",
+    );
   });
 });
