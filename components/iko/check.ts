@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import { ArgProblem, checkDns1123Label, checkDns1123Subdomain, checkField } from "../names";
 import { checkCrdManifestPath } from "./crd";
-import type { IkoChartSource, IkoHomeOperatorArgs, IkoRemoteArgs } from "./operator";
+import type { IkoChartSource, IkoHomeOperatorArgs, IkoRemoteArgs } from "./types";
 import { IKO_WEBHOOK_VALUES } from "./values";
 
 /** The fields `checkIkoHomeOperatorArgs` judges (no cluster handle is needed to check them). */

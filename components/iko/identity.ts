@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterHandle, clusterOptions } from "../cluster/handle";
 import { tokenKubeconfig } from "../kubeconfig";
 import { ikoOperatorRules } from "./rbac";
+import { IKO_DEFAULTS } from "./types";
 
 export interface RemoteOperatorIdentityArgs {
   /** The cluster the operator reconciles. */
@@ -36,7 +37,7 @@ export class RemoteOperatorIdentity extends pulumi.ComponentResource {
   constructor(name: string, args: RemoteOperatorIdentityArgs, opts?: pulumi.ComponentResourceOptions) {
     super("iko-plus:iko:RemoteOperatorIdentity", name, {}, opts);
     const target = args.target;
-    this.namespace = args.namespace ?? "iko-remote";
+    this.namespace = args.namespace ?? IKO_DEFAULTS.identityNamespace;
     this.serviceAccountName = args.serviceAccountName ?? "iko-remote-operator";
     const generation = args.credentialGeneration ?? 1;
     const ns = new k8s.core.v1.Namespace(

@@ -6,3 +6,4 @@ export * from "./crd-mirror";
 export * from "./identity";
 export * from "./operator";
 export * from "./check";
+export { IKO_DEFAULTS } from "./types";

@@ -4,77 +4,17 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterHandle, clusterOptions } from "../cluster/handle";
+import { clusterOptions } from "../cluster/handle";
 import { throwIfArgProblems } from "../names";
 import { checkIkoHomeOperatorArgs } from "./check";
 import { CrdMirror } from "./crd-mirror";
 import { RemoteOperatorIdentity } from "./identity";
 import { DEFAULT_POSTRENDER_DIR, writePostRenderer } from "../postrender/wrapper";
 import { ikoPostRenderPatch, kubeconfigChecksum } from "./postrender";
-import { IkoImage, ikoValues } from "./values";
+import { IKO_DEFAULTS, IkoHomeOperatorArgs } from "./types";
+import { ikoValues } from "./values";
 
-/** Where the IKO chart comes from. */
-export interface IkoChartSource {
-  /** A local chart directory or .tgz (the InterSystems download's `chart/iris-operator`). */
-  path?: string;
-  /** A chart repository URL or `oci://` reference, with `name`. */
-  repo?: string;
-  /** The chart name in `repo`. @default "iris-operator-amd" */
-  name?: string;
-  /** The chart version in `repo`. Required with `repo`. */
-  version?: string;
-}
-
-export interface IkoRemoteArgs {
-  /** The cluster the operator reconciles IrisClusters on. */
-  target: ClusterHandle;
-  /** Secret on home holding the target kubeconfig. @default "work-kubeconfig" */
-  secretName?: string;
-  /** Key of the kubeconfig in that Secret. @default "config" */
-  secretKey?: string;
-  /** Path of the kubeconfig inside the operator container. @default "/airgap/.kube/config" */
-  kubeconfigPath?: string;
-  /**
-   * Which credentials the operator gets for the target: a dedicated ServiceAccount with IKO's
-   * ClusterRole rights, or the target's own (admin) peer kubeconfig. @default "serviceAccount"
-   */
-  credentials?: "serviceAccount" | "admin";
-  /** Changing it rotates the ServiceAccount token and rolls the operator. @default 1 */
-  credentialGeneration?: number;
-  /** Namespace of the operator's ServiceAccount on the target. @default "iko-remote" */
-  identityNamespace?: string;
-  /** The IrisCluster CRD as a manifest file. One of `crdManifestPath` and `crdFromCluster` is required. */
-  crdManifestPath?: string;
-  /** A cluster to copy the live IrisCluster CRD from. */
-  crdFromCluster?: ClusterHandle;
-}
-
-export interface IkoHomeOperatorArgs {
-  /** The cluster the operator runs in. */
-  home: ClusterHandle;
-  /** The chart. */
-  chart: IkoChartSource;
-  /** Helm release name. @default "iko" (Deployment `iko-iris-operator-amd`) */
-  releaseName?: string;
-  /** Namespace of the release, created by the component. @default "iko" */
-  namespace?: string;
-  /** Operator image. @default the chart's image */
-  image?: IkoImage;
-  /** Pull secrets for the operator image. @default none */
-  imagePullSecrets?: string[];
-  /** Further chart values. @default none */
-  values?: Record<string, unknown>;
-  /** Seconds Helm waits for the operator to become ready. @default 300 */
-  timeoutSeconds?: number;
-  /** Remote mode. @default local mode: the operator reconciles its own cluster */
-  remote?: IkoRemoteArgs;
-  /**
-   * Folder (relative to the project) for the generated post-renderer wrapper and the compiled
-   * JavaScript it runs; written on `up`, never in a preview.
-   * @default ".iko-plus/postrender"
-   */
-  workDir?: string;
-}
+export type { IkoChartSource, IkoHomeOperatorArgs, IkoRemoteArgs } from "./types";
 
 export class IkoHomeOperator extends pulumi.ComponentResource {
   declare public readonly release: k8s.helm.v3.Release;
@@ -90,8 +30,8 @@ export class IkoHomeOperator extends pulumi.ComponentResource {
     throwIfArgProblems("IkoHomeOperator", name, checkIkoHomeOperatorArgs(args));
     super("iko-plus:iko:IkoHomeOperator", name, {}, opts);
     const home = args.home;
-    const releaseName = args.releaseName ?? "iko";
-    this.namespace = args.namespace ?? "iko";
+    const releaseName = args.releaseName ?? IKO_DEFAULTS.releaseName;
+    this.namespace = args.namespace ?? IKO_DEFAULTS.namespace;
     this.deploymentName = releaseName.includes("iris-operator-amd") ? releaseName : `${releaseName}-iris-operator-amd`;
     const ns = new k8s.core.v1.Namespace(
       `${name}-ns`,
@@ -118,9 +58,9 @@ export class IkoHomeOperator extends pulumi.ComponentResource {
     if (args.remote) {
       const remote = args.remote;
       const target = remote.target;
-      const secretName = remote.secretName ?? "work-kubeconfig";
-      const secretKey = remote.secretKey ?? "config";
-      const kubeconfigPath = remote.kubeconfigPath ?? "/airgap/.kube/config";
+      const secretName = remote.secretName ?? IKO_DEFAULTS.secretName;
+      const secretKey = remote.secretKey ?? IKO_DEFAULTS.secretKey;
+      const kubeconfigPath = remote.kubeconfigPath ?? IKO_DEFAULTS.kubeconfigPath;
       this.targetKubeconfig =
         (remote.credentials ?? "serviceAccount") === "admin"
           ? pulumi.secret(target.peerKubeconfig)

@@ -18,7 +18,7 @@ import {
   pushClusterSpec,
   tokenSecret,
 } from "./join";
-import type { KarmadaMemberArgs } from "./member";
+import type { KarmadaMemberArgs, MemberPrerequisites } from "./member-types";
 import { Cluster } from "./types";
 
 /**
@@ -50,8 +50,7 @@ export function joinInKarmada(args: Pick<KarmadaMemberArgs, "karmada" | "member"
   };
 }
 
-/** What a member needs before it joins: resources, or a function of the join's objects on the member. */
-export type MemberPrerequisites = pulumi.Resource[] | ((memberSide: pulumi.Resource[]) => pulumi.Resource[]);
+export type { MemberPrerequisites } from "./member-types";
 
 /** The prerequisites of a join, given its objects on the member (called once, after they are declared). */
 export function memberPrerequisites(

@@ -35,7 +35,7 @@ import {
 } from "../../components/karmada";
 import { GkeConfig, readGke } from "./gke";
 import { checkCrdMirrorArgs } from "../../components/iko";
-import { PROJECT } from "./wfh";
+import { PROJECT } from "./project";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
 import { KarmadaConfig, readKarmada } from "./karmada";

@@ -2,6 +2,7 @@
  * Config of the IKO operator of a stack.
  */
 import {
+  IKO_DEFAULTS,
   IKO_WEBHOOK_VALUES,
   IkoHomeOperatorArgs,
   IkoImage,
@@ -78,8 +79,8 @@ export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
   const chartPath = obj.chartPath === "" ? "" : r.string(`${key}.chartPath`, obj.chartPath);
   const chartRepo = r.string(`${key}.chartRepo`, obj.chartRepo);
   const chartVersion = r.string(`${key}.chartVersion`, obj.chartVersion);
-  const releaseName = r.string(`${key}.releaseName`, obj.releaseName, "iko") as string;
-  const namespace = r.string(`${key}.namespace`, obj.namespace, "iko") as string;
+  const releaseName = r.string(`${key}.releaseName`, obj.releaseName, IKO_DEFAULTS.releaseName) as string;
+  const namespace = r.string(`${key}.namespace`, obj.namespace, IKO_DEFAULTS.namespace) as string;
   let image: IkoImage | undefined;
   const imageRef = r.string(`${key}.image`, obj.image);
   if (imageRef !== undefined) {
@@ -102,9 +103,9 @@ export function readIko(r: Reader, raw: unknown, remote: boolean): IkoConfig {
     );
   }
   const values = obj.values === undefined ? undefined : r.object(`${key}.values`, obj.values);
-  const secretName = r.string(`${key}.secretName`, obj.secretName, "work-kubeconfig") as string;
-  const secretKey = r.string(`${key}.secretKey`, obj.secretKey, "config") as string;
-  const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath, "/airgap/.kube/config") as string;
+  const secretName = r.string(`${key}.secretName`, obj.secretName, IKO_DEFAULTS.secretName) as string;
+  const secretKey = r.string(`${key}.secretKey`, obj.secretKey, IKO_DEFAULTS.secretKey) as string;
+  const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath, IKO_DEFAULTS.kubeconfigPath) as string;
   const crdFrom = r.oneOf(`${key}.crdFrom`, obj.crdFrom, ["manifest", "home"] as const, "manifest");
   const crdManifestPath = r.string(`${key}.crdManifestPath`, obj.crdManifestPath);
   const cfg: IkoConfig = {

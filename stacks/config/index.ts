@@ -1,3 +1,4 @@
+export * from "./project";
 export * from "./read";
 export * from "./cluster";
 export * from "./iko";

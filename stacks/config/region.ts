@@ -15,7 +15,7 @@ import { FleetClusterConfig, readClusterWithSecret } from "./fleet";
 import { IkoConfig, readIko } from "./iko";
 import { Raw, Reader, isObject } from "./read";
 import { readLabels } from "./placement";
-import { PROJECT } from "./wfh";
+import { PROJECT } from "./project";
 import { readGke } from "./gke";
 
 export interface RegionMemberConfig extends ClusterConfig {

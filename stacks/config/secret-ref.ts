@@ -4,7 +4,7 @@
  */
 import { ClusterConfig, readCluster } from "./cluster";
 import { Raw, Reader, isObject } from "./read";
-import { PROJECT } from "./wfh";
+import { PROJECT } from "./project";
 
 /** What a config key's name may be: never a secret's text put here by mistake (a kubeconfig, a key). */
 const CONFIG_KEY_NAME = /^[A-Za-z0-9_.-]{1,200}$/;

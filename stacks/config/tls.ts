@@ -18,7 +18,7 @@ import {
 } from "../../components/tls";
 import { Placement } from "../../components/karmada";
 import { Raw, Reader, configNumber, isObject } from "./read";
-import { PROJECT } from "./wfh";
+import { PROJECT } from "./project";
 
 export type FleetCaConfig =
   | { source: "generate"; options: ResolvedCaOptions }

@@ -10,9 +10,7 @@ import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { MeshConfig, readMesh } from "./mesh";
 import { Raw, Reader } from "./read";
 
-export const PROJECT = "iko-plus";
-export const PROGRAMS = ["wfh", "fleet", "region"] as const;
-export type ProgramName = (typeof PROGRAMS)[number];
+import { PROGRAMS, PROJECT } from "./project";
 
 export interface WfhConfig {
   program: "wfh";
