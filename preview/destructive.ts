@@ -1,9 +1,7 @@
 /**
  * Pure: the changes of a preview that destroy a cluster or a Karmada join, and what they take
- * with them. Every object the stack puts on a cluster carries that cluster's identity (the
- * `iko-plus.io/cluster-identity` annotation, or a Helm release's description: components/cluster
- * `stampIdentity`), so the objects replaced or deleted with a cluster are those whose old stamp
- * names the cluster's old identity.
+ * with them: the objects replaced or deleted through that cluster's Kubernetes provider (the
+ * component's `<name>-k8s` beside its `<name>-kind` or `<name>-gke`).
  */
 import type { PreviewJson, StateJson } from "./summary";
 
@@ -29,30 +27,24 @@ export const DESTRUCTIVE_TYPES: Record<string, string> = {
 };
 
 const IRIS_CLUSTER_TYPE = "kubernetes:intersystems.com/v1alpha1:IrisCluster";
-const IDENTITY_ANNOTATION = "iko-plus.io/cluster-identity";
-const RELEASE_PREFIX = "iko-plus cluster ";
+const JOIN_TYPE = "kubernetes:cluster.karmada.io/v1alpha1:Cluster";
 
-/** The cluster identity stamped on a resource's old inputs, if any. */
-export function stampOf(state: StateJson | null | undefined): string | undefined {
-  const inputs = state?.inputs ?? {};
-  if (typeof inputs.description === "string" && inputs.description.startsWith(RELEASE_PREFIX))
-    return inputs.description.slice(RELEASE_PREFIX.length);
-  const md = inputs.metadata as { annotations?: Record<string, unknown> } | undefined;
-  const stamp = md?.annotations?.[IDENTITY_ANNOTATION];
-  return typeof stamp === "string" ? stamp : undefined;
+/** The URN of the Kubernetes provider a cluster resource's component made beside it, if it has one. */
+export function providerUrnOf(urn: string, type: string): string | undefined {
+  const forType: Record<string, [string, RegExp]> = {
+    "pulumi-nodejs:dynamic/kind:Cluster": ["$pulumi-nodejs:dynamic/kind:Cluster::", /-kind$/],
+    "gcp:container/cluster:Cluster": ["$gcp:container/cluster:Cluster::", /-gke$/],
+  };
+  const t = forType[type];
+  if (!t || !urn.includes(t[0]) || !t[1].test(urn)) return undefined;
+  return urn.replace(t[0], "$pulumi:providers:kubernetes::").replace(t[1], "-k8s");
 }
 
-/** The identity a destroyed cluster or join stamped on what it carried. */
-function identityOf(type: string, state: StateJson | null | undefined): string | undefined {
-  if (type === "pulumi-nodejs:dynamic/kind:Cluster") {
-    const outs = state?.outputs ?? {};
-    if (typeof outs.identity === "string") return outs.identity;
-    // A cluster made before identities existed: its name.
-    return typeof state?.inputs?.name === "string" ? state.inputs.name : undefined;
-  }
-  // A join: what it stamped in Karmada is `<member> in <karmada>`; the member's own objects carry `<member>`.
-  if (type === "kubernetes:cluster.karmada.io/v1alpha1:Cluster") return stampOf(state)?.split(" in ")[0];
-  return undefined;
+/** The cluster name a kind or GKE resource, or a join's Cluster object, stands for. */
+function clusterName(type: string, state: StateJson | null | undefined): string | undefined {
+  const inputs = state?.inputs ?? {};
+  if (type === JOIN_TYPE) return (inputs.metadata as { name?: string } | undefined)?.name;
+  return typeof inputs.name === "string" ? inputs.name : undefined;
 }
 
 const last = (urn: string) => urn.split("::").pop() ?? urn;
@@ -73,22 +65,20 @@ export function destructiveChanges(preview: PreviewJson): DestructiveChange[] {
     gone.set(step.urn, { op, type, old: prior?.old ?? step.oldState });
   }
   const out: DestructiveChange[] = [];
+  const destroyedClusters = new Set<string>();
   for (const [urn, g] of gone) {
     const what = DESTRUCTIVE_TYPES[g.type];
-    if (!what) continue;
-    const identity = identityOf(g.type, g.old);
-    const carried = [...gone]
-      .filter(([other]) => other !== urn)
-      .filter(([, o]) => {
-        const stamp = stampOf(o.old);
-        return (
-          identity !== undefined && stamp !== undefined && (stamp === identity || stamp.startsWith(`${identity} in `))
-        );
-      });
+    if (!what || g.type === JOIN_TYPE) continue;
+    const provider = providerUrnOf(urn, g.type);
+    const carried = [...gone].filter(
+      ([other, o]) => other !== urn && provider !== undefined && (o.old?.provider ?? "").startsWith(`${provider}::`),
+    );
     const irisClusters = carried
       .filter(([, o]) => o.type === IRIS_CLUSTER_TYPE)
       .map(([u]) => last(u))
       .sort();
+    const name = clusterName(g.type, g.old);
+    if (name) destroyedClusters.add(name);
     out.push({
       name: last(urn),
       type: g.type,
@@ -96,18 +86,15 @@ export function destructiveChanges(preview: PreviewJson): DestructiveChange[] {
       what,
       irisClusters,
       others: carried.length - irisClusters.length,
-      identity,
-    } as DestructiveChange & { identity?: string });
+    });
   }
-  // A join made again because its member cluster is replaced is part of that cluster's line.
-  const clusters = new Set(
-    (out as (DestructiveChange & { identity?: string })[])
-      .filter((d) => d.type !== "kubernetes:cluster.karmada.io/v1alpha1:Cluster")
-      .map((d) => d.identity),
-  );
-  return (out as (DestructiveChange & { identity?: string })[])
-    .filter((d) => d.type !== "kubernetes:cluster.karmada.io/v1alpha1:Cluster" || !clusters.has(d.identity))
-    .map(({ identity: _identity, ...d }) => d);
+  // A join on its own (a member left or re-joined); one made again because its member cluster is
+  // replaced is part of that cluster's line.
+  for (const [urn, g] of gone) {
+    if (g.type !== JOIN_TYPE || destroyedClusters.has(clusterName(g.type, g.old) ?? "")) continue;
+    out.push({ name: last(urn), type: g.type, op: g.op, what: DESTRUCTIVE_TYPES[g.type], irisClusters: [], others: 0 });
+  }
+  return out;
 }
 
 /** One line of the PR comment for a destructive change. */

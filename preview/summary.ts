@@ -23,6 +23,8 @@ export interface PropertyDiffJson {
 /** The parts of a resource state the summary reads. */
 export interface StateJson {
   type?: string;
+  /** The provider reference (`<provider urn>::<id>`) of a custom resource. */
+  provider?: string;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }

@@ -46,51 +46,39 @@ export function withReadyGate(handle: ClusterHandle, ...gate: pulumi.Resource[])
 /** What an object on a cluster needs of it: its provider, and its identity. */
 export type ClusterTarget = Pick<ClusterHandle, "provider" | "identity">;
 
-/** The annotation that carries, on each object the stack puts on a cluster, that cluster's identity. */
-export const CLUSTER_IDENTITY_ANNOTATION = "iko-plus.io/cluster-identity";
-
-/** A Helm release carries its cluster's identity in its description (releases have no metadata). */
+/** A Helm release (no metadata: its name carries the dependency). */
 export const HELM_RELEASE_TYPE = "kubernetes:helm.sh/v3:Release";
 
+/** `value` unchanged, made to depend on `on` (a resource given it depends on what `on` depends on). */
+export function dependOn<T>(value: pulumi.Input<T>, on: pulumi.Output<unknown>): pulumi.Output<T> {
+  return pulumi.all([value, on]).apply(([v]) => v as T);
+}
+
 /**
- * A transformation that stamps `identity` on a resource: an annotation on a Kubernetes object, the
- * description of a Helm release (replaced when it changes). A new cluster behind the same provider
- * then has every object on it planned for replacement, in dependency order, before the old cluster
- * goes: Pulumi's delete-before-replace of the cluster sees the stamp depend on the cluster and the
- * Kubernetes provider replaces an object whose metadata is not known yet. The identity, not the
- * cluster's other outputs, so a new API port or credential changes nothing.
+ * A transformation that makes a resource depend on its cluster's `identity` without changing any
+ * value: a Kubernetes object's `metadata` (through its annotations, so its name stays known in a
+ * preview), a Helm release's `name`. When the cluster is replaced, Pulumi's delete-before-replace
+ * of it then finds every such object among its dependents, sees that property unknown (which the
+ * Kubernetes provider takes as a new name: a replacement), and deletes them in dependency order
+ * while the old cluster still runs, then creates them again on the new one. The identity, not the
+ * cluster's other outputs, so a new API port or credential changes nothing; and no value changes,
+ * so state written before this existed gets the dependency on its next `up` with nothing replaced.
  */
 export function stampIdentity(identity: pulumi.Output<string>): pulumi.ResourceTransformation {
   return ({ type, props, opts }) => {
-    if (type === HELM_RELEASE_TYPE) {
-      return {
-        props: { ...props, description: identity.apply((i) => `iko-plus cluster ${i}`) },
-        opts: { ...opts, replaceOnChanges: [...(opts.replaceOnChanges ?? []), "description"] },
-      };
-    }
-    if (props.metadata === undefined) return undefined;
-    const stamp = (md: Record<string, unknown>, id: string) => ({
-      ...md,
-      annotations: {
-        ...((md.annotations as Record<string, string> | undefined) ?? {}),
-        [CLUSTER_IDENTITY_ANNOTATION]: id,
-      },
-    });
-    const metadata = pulumi.Output.isInstance(props.metadata)
-      ? pulumi
-          .all([props.metadata as pulumi.Output<Record<string, unknown>>, identity])
-          .apply(([md, id]) => stamp(md, id))
-      : {
-          ...(props.metadata as Record<string, unknown>),
-          annotations: pulumi
-            .all([pulumi.output((props.metadata as Record<string, unknown>).annotations ?? {}), identity])
-            .apply(([a, id]) => stamp({ annotations: a }, id).annotations),
-        };
+    if (type === HELM_RELEASE_TYPE)
+      return props.name === undefined ? undefined : { props: { ...props, name: dependOn(props.name, identity) }, opts };
+    const md = props.metadata as pulumi.Input<Record<string, unknown>> | undefined;
+    if (md === undefined) return undefined;
+    const metadata =
+      pulumi.Output.isInstance(md) || md instanceof Promise
+        ? dependOn(md, identity)
+        : { ...md, annotations: dependOn(md.annotations as pulumi.Input<unknown>, identity) };
     return { props: { ...props, metadata }, opts };
   };
 }
 
-/** The options of an object on `target`'s cluster: its provider, and its identity stamped on it. */
+/** The options of an object on `target`'s cluster: its provider, and a dependency on its identity. */
 export function onCluster(target: ClusterTarget): pulumi.CustomResourceOptions {
   return { provider: target.provider, transformations: [stampIdentity(target.identity)] };
 }

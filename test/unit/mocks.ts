@@ -8,22 +8,12 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { kindClusterIdentity } from "../../components/kind/provider";
-import { CLUSTER_IDENTITY_ANNOTATION, HELM_RELEASE_TYPE } from "../../components/cluster/handle";
 
 export interface Registered {
   type: string;
   name: string;
   urn: string;
-  /**
-   * The inputs, without the cluster identity every object on a cluster carries (its
-   * `iko-plus.io/cluster-identity` annotation, a Helm release's `description`): the exact-output
-   * tests compare what each component writes; `stamp` and `rawInputs` hold the rest.
-   */
   inputs: Record<string, unknown>;
-  /** The inputs as registered. */
-  rawInputs: Record<string, unknown>;
-  /** The cluster identity stamped on the object, if any. */
-  stamp?: string;
   provider: string;
   parent: string;
   dependencies: string[];
@@ -41,26 +31,6 @@ export interface Registered {
 export function fakeToken(namespace: string | undefined, secretName: string): string {
   return `fake-sa-token-of-${namespace ?? "default"}-${secretName}`;
 }
-/** `inputs` without the cluster identity stamp (components/cluster/handle.ts `stampIdentity`), and the stamp. */
-export function unstamped(
-  type: string,
-  inputs: Record<string, unknown>,
-): { inputs: Record<string, unknown>; stamp?: string } {
-  if (type === HELM_RELEASE_TYPE && typeof inputs.description === "string") {
-    const { description, ...rest } = inputs;
-    return { inputs: rest, stamp: (description as string).replace(/^iko-plus cluster /, "") };
-  }
-  const md = inputs.metadata as { annotations?: Record<string, string> } | undefined;
-  const stamp = md?.annotations?.[CLUSTER_IDENTITY_ANNOTATION];
-  if (!md || stamp === undefined) return { inputs };
-  const annotations = { ...md.annotations };
-  delete annotations[CLUSTER_IDENTITY_ANNOTATION];
-  const metadata: Record<string, unknown> = { ...md };
-  if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
-  else delete metadata.annotations;
-  return { inputs: { ...inputs, metadata }, stamp };
-}
-
 /** Kind clusters whose mocked state has no identity (written before identities existed). */
 export const legacyKindClusters = new Set<string>();
 
@@ -155,8 +125,7 @@ export function installMocks(preview = false): Registered[] {
           type: args.type,
           name: args.name,
           urn,
-          ...unstamped(args.type, args.inputs),
-          rawInputs: args.inputs,
+          inputs: args.inputs,
           provider: args.provider ?? "",
           parent: m.parent,
           dependencies: m.dependencies,

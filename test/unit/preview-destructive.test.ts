@@ -1,76 +1,85 @@
 /**
  * The PR preview's destructive changes (pure): a replaced or deleted cluster or join, listed first
- * with what it takes with it, found by the cluster identity each object on it carries.
+ * with what it takes with it: the objects replaced or deleted through that cluster's provider.
  */
 import * as assert from "assert";
-import { destructiveChanges, destructiveLine, stampOf } from "../../preview/destructive";
+import { destructiveChanges, destructiveLine, providerUrnOf } from "../../preview/destructive";
 import { renderMarkdown } from "../../preview/markdown";
 import { PreviewJson, StepJson, summarizeStack } from "../../preview/summary";
 
-const WORK = "kind:ikowork@ca-sha256:0123456789abcdef";
-const HOME = "kind:ikohome@ca-sha256:fedcba9876543210";
+const KIND = "pulumi-nodejs:dynamic/kind:Cluster";
 const urn = (type: string, name: string) => `urn:pulumi:dev::iko-plus::${type}::${name}`;
-const stamped = (id: string, name: string) => ({
-  metadata: { name, annotations: { "iko-plus.io/cluster-identity": id } },
-});
+const kindUrn = (c: string) => urn(`iko-plus:kind:KindCluster$${KIND}`, `${c}-kind`);
+const providerRef = (c: string) =>
+  `${urn("iko-plus:kind:KindCluster$pulumi:providers:kubernetes", `${c}-k8s`)}::0b6c0e5e-id`;
+const KARMADA = `${urn("iko-plus:karmada:KarmadaControlPlane$pulumi:providers:kubernetes", "fleet-karmada-api")}::k-id`;
 
-function step(op: string, type: string, name: string, inputs: Record<string, unknown>, outputs = {}): StepJson {
-  return { op, urn: urn(type, name), oldState: { type, inputs, outputs } };
+function step(
+  op: string,
+  type: string,
+  name: string,
+  provider: string,
+  inputs: Record<string, unknown> = {},
+): StepJson {
+  return { op, urn: urn(type, name), oldState: { type, provider, inputs } };
 }
 
-/** What `pulumi preview --json` shows when work's kind config changes: work and all on it replaced. */
+/** What `pulumi preview --json` shows when ikowork's kind config changes: it and all on it replaced. */
 function workReplaced(): PreviewJson {
-  const kind = "pulumi-nodejs:dynamic/kind:Cluster";
   return {
     steps: [
-      step("replace", kind, "ikowork-kind", { name: "ikowork" }, { identity: WORK }),
-      step("create-replacement", kind, "ikowork-kind", { name: "ikowork" }, { identity: WORK }),
-      step("replace", "pulumi:providers:kubernetes", "ikowork-k8s", {}),
+      { op: "replace", urn: kindUrn("ikowork"), oldState: { type: KIND, inputs: { name: "ikowork" } } },
+      { op: "create-replacement", urn: kindUrn("ikowork"), oldState: { type: KIND, inputs: { name: "ikowork" } } },
       step(
         "replace",
         "kubernetes:intersystems.com/v1alpha1:IrisCluster",
         "iriscluster-default-iris",
-        stamped(WORK, "iris"),
+        providerRef("ikowork"),
       ),
       step(
         "replace",
         "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition",
         "iko-crd-crd",
-        stamped(WORK, "crd"),
+        providerRef("ikowork"),
       ),
-      step("replace", "kubernetes:helm.sh/v3:Release", "work-cni", { description: `iko-plus cluster ${WORK}` }),
-      // A join of work in Karmada (made again with it: part of work's line, not a line of its own).
-      step(
-        "replace",
-        "kubernetes:cluster.karmada.io/v1alpha1:Cluster",
-        "ikowork-member-cluster",
-        stamped(`${WORK} in fleet-karmada-api`, "ikowork"),
-      ),
+      step("replace", "kubernetes:helm.sh/v3:Release", "ikowork-cni-cilium", providerRef("ikowork")),
+      // Its join in Karmada, made again with it: part of its line.
+      step("replace", "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikowork-member-cluster", KARMADA, {
+        metadata: { name: "ikowork" },
+      }),
       // On home: updated (a new token), and one replaced for a reason of its own.
-      step("update", "kubernetes:core/v1:Secret", "iko-target-kubeconfig", stamped(HOME, "t")),
-      step("replace", "kubernetes:core/v1:ConfigMap", "home-cm", stamped(HOME, "cm")),
+      step("update", "kubernetes:core/v1:Secret", "iko-target-kubeconfig", providerRef("ikohome")),
+      step("replace", "kubernetes:core/v1:ConfigMap", "home-cm", providerRef("ikohome")),
       { op: "same", urn: urn("kubernetes:core/v1:Namespace", "x") },
     ],
   };
 }
 
 describe("PR preview: destructive changes (pure)", () => {
-  it("the stamp: an annotation, or a Helm release's description; nothing on an unstamped object", () => {
-    assert.strictEqual(stampOf({ inputs: stamped(WORK, "a") }), WORK);
-    assert.strictEqual(stampOf({ inputs: { description: `iko-plus cluster ${WORK}` } }), WORK);
-    assert.strictEqual(stampOf({ inputs: { description: "mine" } }), undefined);
-    assert.strictEqual(stampOf({ inputs: { metadata: { name: "a" } } }), undefined);
+  it("a kind or GKE cluster's provider is its component's <name>-k8s", () => {
+    assert.strictEqual(
+      providerUrnOf(kindUrn("ikowork"), KIND),
+      urn("iko-plus:kind:KindCluster$pulumi:providers:kubernetes", "ikowork-k8s"),
+    );
+    assert.strictEqual(
+      providerUrnOf(
+        urn("iko-plus:gcp:GkeCluster$gcp:container/cluster:Cluster", "prod-gke"),
+        "gcp:container/cluster:Cluster",
+      ),
+      urn("iko-plus:gcp:GkeCluster$pulumi:providers:kubernetes", "prod-k8s"),
+    );
+    assert.strictEqual(providerUrnOf(urn("x", "y"), "kubernetes:core/v1:Namespace"), undefined);
   });
 
-  it("a replaced kind cluster takes its IrisClusters and the other objects stamped with it, its join included; nothing of home", () => {
+  it("a replaced kind cluster takes its IrisClusters and the other objects on its provider, its join included; nothing of home", () => {
     assert.deepStrictEqual(destructiveChanges(workReplaced()), [
       {
         name: "ikowork-kind",
-        type: "pulumi-nodejs:dynamic/kind:Cluster",
+        type: KIND,
         op: "replace",
         what: "kind cluster",
         irisClusters: ["iriscluster-default-iris"],
-        others: 3,
+        others: 2,
       },
     ]);
   });
@@ -78,13 +87,9 @@ describe("PR preview: destructive changes (pure)", () => {
   it("a join replaced or deleted alone is a line of its own: Karmada removes what it propagated", () => {
     const preview: PreviewJson = {
       steps: [
-        step(
-          "delete",
-          "kubernetes:cluster.karmada.io/v1alpha1:Cluster",
-          "ikoclone-member-cluster",
-          stamped(`${WORK} in k`, "c"),
-        ),
-        step("delete", "kubernetes:core/v1:Namespace", "ikoclone-member-member-ns", stamped(WORK, "karmada-cluster")),
+        step("delete", "kubernetes:cluster.karmada.io/v1alpha1:Cluster", "ikoclone-member-cluster", KARMADA, {
+          metadata: { name: "ikoclone" },
+        }),
       ],
     };
     const [d] = destructiveChanges(preview);
@@ -94,7 +99,7 @@ describe("PR preview: destructive changes (pure)", () => {
       op: "delete",
       what: "Karmada join",
       irisClusters: [],
-      others: 1,
+      others: 0,
     });
     assert.strictEqual(
       destructiveLine(d),
@@ -102,31 +107,20 @@ describe("PR preview: destructive changes (pure)", () => {
     );
   });
 
-  it("a cluster made before identities existed is known by its name", () => {
-    const preview: PreviewJson = {
-      steps: [
-        step("replace", "pulumi-nodejs:dynamic/kind:Cluster", "old-kind", { name: "old" }),
-        step("replace", "kubernetes:core/v1:Namespace", "ns", stamped("old", "n")),
-      ],
-    };
-    assert.deepStrictEqual(
-      destructiveChanges(preview).map((d) => [d.name, d.others]),
-      [["old-kind", 1]],
-    );
-  });
-
   it("the comment puts the destructive line first under the stack's heading, before the table", () => {
     const md = renderMarkdown([summarizeStack("dev", workReplaced())], { marker: "" });
     const line =
       "- **Destructive:** `ikowork-kind` (kind cluster) is replaced: it takes with it 1 IrisCluster " +
-      "(`iriscluster-default-iris`) and 3 other objects; data on the old cluster's volumes is lost.";
+      "(`iriscluster-default-iris`) and 2 other objects; data on the old cluster's volumes is lost.";
     assert.ok(md.includes(line), md);
     assert.ok(md.indexOf(line) < md.indexOf("| op | resource |"), "before the table");
     assert.ok(md.indexOf("#### `dev`") < md.indexOf(line), "under the stack's heading");
   });
 
   it("no cluster or join destroyed: no destructive line", () => {
-    const preview: PreviewJson = { steps: [step("replace", "kubernetes:core/v1:ConfigMap", "cm", stamped(WORK, "c"))] };
+    const preview: PreviewJson = {
+      steps: [step("replace", "kubernetes:core/v1:ConfigMap", "cm", providerRef("ikowork"))],
+    };
     assert.deepStrictEqual(destructiveChanges(preview), []);
     assert.ok(!renderMarkdown([summarizeStack("dev", preview)]).includes("Destructive"));
   });
