@@ -24,14 +24,14 @@ export function unreachableMessage(
     const cause = answer.error.startsWith(`${server}: `) ? answer.error.slice(server.length + 2) : answer.error;
     const why = showServer ? cause : hideAddress(cause, server);
     return (
-      `${what}: ${at} did not answer (${why}), so nothing on this cluster was planned or ` +
-      `changed. ${check}, then run the command again`
+      `${what}: ${at} did not answer (${why}), so nothing on this cluster can ` +
+      `change until it does. ${check}, then run the command again`
     );
   }
   if (answer.status === 401) {
     return (
       `${what}: ${at} refused the stack's credentials (401 Unauthorized), so nothing on ` +
-      `this cluster was planned or changed. Give the stack a current kubeconfig for it`
+      `this cluster can change until it accepts them. Give the stack a current kubeconfig for it`
     );
   }
   return undefined;
@@ -64,11 +64,12 @@ export const KUBECONFIG_REACH_HINT =
   "Check that the cluster runs and that its kubeconfig's server is reachable from here";
 
 /**
- * `kubeconfig` (text or a file path), passed on only once its API server has answered
- * `GET /version`; otherwise the output fails with `unreachableMessage` (without the server's address
- * when `showServer` is false: a kubeconfig given as a secret). A kubeconfig whose
- * credentials this check cannot use (an exec plugin) is passed on unchecked: the provider judges
- * it. Under unit-test mocks (no engine) nothing is reached.
+ * `kubeconfig` (text or a file path), passed on once its API server has been asked `GET /version`.
+ * When it did not answer, the run gets an error with `unreachableMessage` (without the server's
+ * address when `showServer` is false: a kubeconfig given as a secret) and fails; the provider's
+ * own errors follow, and the other clusters' objects go ahead. A kubeconfig whose credentials
+ * this check cannot use (an exec plugin) is passed on unchecked: the provider judges it. Under
+ * unit-test mocks (no engine) nothing is reached.
  */
 export function whenReachable(
   kubeconfig: pulumi.Input<string>,
@@ -94,7 +95,9 @@ export function whenReachable(
       check,
       showServer,
     );
-    if (problem) throw new Error(problem);
+    // An error, not an exception: the run fails naming the cluster, while every other cluster's
+    // objects still go ahead (an exception here would end the whole program).
+    if (problem) pulumi.log.error(problem);
     return value;
   });
 }

@@ -83,7 +83,7 @@ describe("cluster reachability messages (pure)", () => {
         kindReachHint("ikowork"),
       ),
       'work (kind cluster "ikowork"): the API server at https://127.0.0.1:38693 did not answer ' +
-        "(connect ECONNREFUSED 127.0.0.1:38693), so nothing on this cluster was planned or changed. " +
+        "(connect ECONNREFUSED 127.0.0.1:38693), so nothing on this cluster can change until it does. " +
         "Check that its node containers run (`docker ps -a --filter label=io.x-k8s.kind.cluster=ikowork`; " +
         "a paused one: `docker unpause <container>`; one deleted: `npm run up` recreates the cluster), " +
         "then run the command again",
@@ -102,7 +102,7 @@ describe("cluster reachability messages (pure)", () => {
     assert.strictEqual(
       message,
       'work (cluster "ikowork" (kubeconfig)): its API server (the address is in a secret kubeconfig) did not answer ' +
-        "(connect ETIMEDOUT <server>), so nothing on this cluster was planned or changed. Check it, then run the command again",
+        "(connect ETIMEDOUT <server>), so nothing on this cluster can change until it does. Check it, then run the command again",
     );
   });
 
