@@ -75,9 +75,9 @@ export function whenReachable(
   kubeconfig: pulumi.Input<string>,
   what: string,
   check: string,
-  opts: { isPath?: boolean; showServer?: boolean } = {},
+  opts: { isPath?: boolean; showServer?: boolean; endRun?: boolean } = {},
 ): pulumi.Output<string> {
-  const { isPath = false, showServer = true } = opts;
+  const { isPath = false, showServer = true, endRun = false } = opts;
   return pulumi.output(kubeconfig).apply(async (value) => {
     if (pulumi.runtime.getEngine() === undefined) return value;
     const text = isPath ? fs.readFileSync(value, "utf8") : value;
@@ -95,8 +95,10 @@ export function whenReachable(
       check,
       showServer,
     );
-    // An error, not an exception: the run fails naming the cluster, while every other cluster's
-    // objects still go ahead (an exception here would end the whole program).
+    // `endRun` (a kind cluster: paused, stopped or deleted on this machine) ends the run at once;
+    // otherwise an error beside the provider's own, and every other cluster's objects still go
+    // ahead (a cluster given by kubeconfig that went down in the middle of an up).
+    if (problem && endRun) throw new Error(problem);
     if (problem) pulumi.log.error(problem);
     return value;
   });

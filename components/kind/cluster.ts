@@ -137,7 +137,7 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
     this.provider = new k8s.Provider(
       `${name}-k8s`,
       {
-        kubeconfig: whenReachable(this.kubeconfig, this.description, kindReachHint(this.name)),
+        kubeconfig: whenReachable(this.kubeconfig, this.description, kindReachHint(this.name), { endRun: true }),
         clusterIdentifier: withoutDependencies(this.identity),
       },
       { parent: this },
