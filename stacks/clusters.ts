@@ -130,6 +130,7 @@ function declareCni(
   const cni = new CiliumCni(`${c.name}-cni`, {
     cluster: handle,
     clusterId: c.cilium.clusterId,
+    version: c.cilium.version,
     chartPath: c.cilium.chartPath,
     moduleImages: c.cilium.moduleImages,
     dropCapabilities: c.cilium.dropCapabilities,

@@ -22,11 +22,14 @@ export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
   /** Cilium `cluster.name`. @default the cluster handle's name */
   clusterName?: string;
   /**
-   * A local chart directory or .tgz (air-gapped use). @default chart `cilium` from
-   * https://helm.cilium.io/ at `version`
+   * A local chart directory or .tgz (air-gapped use); its Chart.yaml says the version, so
+   * `version` is not given with it. @default chart `cilium` from https://helm.cilium.io/ at `version`
    */
   chartPath?: string;
-  /** Chart version when pulled from the repository. @default 1.18.0 */
+  /**
+   * Chart version pulled from the repository, e.g. `1.18.0` (no "v"). Changing it upgrades the
+   * release in place (docs/upgrades.md lists the tested paths). @default 1.18.6 (CILIUM_VERSION)
+   */
   version?: string;
   /** Seconds Helm waits for Cilium to become ready. @default 600 */
   timeoutSeconds?: number;
@@ -40,7 +43,9 @@ export interface CiliumCniArgs extends Omit<CiliumValuesArgs, "clusterName"> {
 }
 
 /** The fields `checkCiliumCniArgs` judges (a cluster handle is not needed to check them). */
-export type CiliumCniCheckedArgs = Partial<Pick<CiliumCniArgs, "clusterName" | "clusterId" | "dropCapabilities">>;
+export type CiliumCniCheckedArgs = Partial<
+  Pick<CiliumCniArgs, "clusterName" | "clusterId" | "dropCapabilities" | "version" | "chartPath">
+>;
 
 /**
  * Problems of CiliumCni args, as `[field, value, problem]` (the stack config reports the same
@@ -53,6 +58,16 @@ export function checkCiliumCniArgs(args: CiliumCniCheckedArgs): ArgProblem[] {
   checkField(problems, "clusterId", args.clusterId, checkCiliumClusterId);
   for (const p of checkDropCapabilities(args.dropCapabilities ?? []))
     problems.push(["dropCapabilities", args.dropCapabilities, p]);
+  if (args.version !== undefined) {
+    if (!/^\d+\.\d+\.\d+$/.test(args.version))
+      problems.push(["version", args.version, `must be a chart version like ${CILIUM_VERSION} (no "v")`]);
+    else if (args.chartPath !== undefined)
+      problems.push([
+        "version",
+        args.version,
+        "is for the chart from Cilium's repository; a local chart (chartPath) carries its own version: give one of the two",
+      ]);
+  }
   return problems;
 }
 
@@ -69,7 +84,13 @@ export class CiliumCni extends pulumi.ComponentResource {
     throwIfArgProblems(
       "CiliumCni",
       name,
-      checkCiliumCniArgs({ clusterName, clusterId: args.clusterId, dropCapabilities: args.dropCapabilities }),
+      checkCiliumCniArgs({
+        clusterName,
+        clusterId: args.clusterId,
+        dropCapabilities: args.dropCapabilities,
+        version: args.version,
+        chartPath: args.chartPath,
+      }),
     );
     super("iko-plus:cilium:CiliumCni", name, {}, opts);
     const values = ciliumValues({ ...args, clusterName });

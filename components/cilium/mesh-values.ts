@@ -3,7 +3,7 @@
  * member's Cilium chart values, the certificates each member's clustermesh-apiserver and agents
  * use, and the Secrets that carry them.
  *
- * How the mesh is wired (chart `install/kubernetes/cilium` of github.com/cilium/cilium@v1.18.0):
+ * How the mesh is wired (chart `install/kubernetes/cilium` of github.com/cilium/cilium@v1.18.6; the same in 1.18.0):
  * every member runs the clustermesh-apiserver (`clustermesh.useAPIServer`, etcd + KVStoreMesh)
  * behind a NodePort Service; `clustermesh.config.clusters` lists the other members' endpoints,
  * from which the chart writes the `cilium-clustermesh` and `cilium-kvstoremesh` Secrets and the

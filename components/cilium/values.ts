@@ -6,7 +6,13 @@
 import { mergeOver } from "../names/merge";
 
 /** The pinned Cilium chart version (no "v"; image tags have one). */
-export const CILIUM_VERSION = "1.18.0";
+export const CILIUM_VERSION = "1.18.6";
+/**
+ * Versions a running cluster moves from to CILIUM_VERSION by `pulumi up` (a version or chart
+ * change in the stack's config; proven on kind by test/kind/cilium-mesh.test.ts, docs/upgrades.md).
+ * kind-tier/cilium-images.sh builds exactly CILIUM_VERSION and these.
+ */
+export const CILIUM_UPGRADE_SOURCES: readonly string[] = ["1.18.0"];
 /** Cilium's classic Helm repository. */
 export const CILIUM_REPO = "https://helm.cilium.io/";
 
@@ -53,7 +59,7 @@ export interface CiliumValuesArgs {
   clusterMesh?: Record<string, unknown>;
 }
 
-/** The chart's `securityContext.capabilities.ciliumAgent` (values.yaml of 1.18.0). */
+/** The chart's `securityContext.capabilities.ciliumAgent` (values.yaml of 1.18.0 to 1.18.6). */
 export const AGENT_CAPABILITIES: readonly string[] = [
   "CHOWN",
   "KILL",

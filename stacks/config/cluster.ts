@@ -33,6 +33,8 @@ export interface ClusterConfig {
   cilium: {
     enabled: boolean;
     clusterId: number;
+    /** The chart version from Cilium's repository (CiliumCni `version`). */
+    version?: string;
     chartPath?: string;
     moduleImages: boolean;
     dropCapabilities: string[];
@@ -60,7 +62,7 @@ const CLUSTER_KEYS = [
   "serviceSubnet",
   "cilium",
 ];
-const CILIUM_KEYS = ["enabled", "clusterId", "chartPath", "moduleImages", "dropCapabilities"];
+const CILIUM_KEYS = ["enabled", "clusterId", "version", "chartPath", "moduleImages", "dropCapabilities"];
 
 /** Checks kubeconfig text (never shown) and reports its problem under `key`. */
 export function checkKubeconfigText(r: Reader, key: string, text: string, secret: boolean, shown: unknown): void {
@@ -142,9 +144,11 @@ export function readCluster(
     r.problems.add(
       `${key}.cilium.chartPath`,
       chartPath,
-      "does not exist; point it at a local Cilium 1.18.0 chart directory or .tgz",
+      "does not exist; point it at a local Cilium 1.18.6 chart directory or .tgz",
     );
   }
+  const version = r.string(`${key}.cilium.version`, ciliumRaw.version);
+  r.componentProblems(checkCiliumCniArgs({ version, chartPath }), { version: `${key}.cilium.version` });
   const dropRaw = ciliumRaw.dropCapabilities ?? [];
   const dropCapabilities =
     Array.isArray(dropRaw) && dropRaw.every((c) => typeof c === "string") ? (dropRaw as string[]) : [];
@@ -184,6 +188,7 @@ export function readCluster(
     cilium: {
       enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind") && source !== "gke",
       clusterId,
+      version,
       chartPath,
       moduleImages: r.boolean(`${key}.cilium.moduleImages`, ciliumRaw.moduleImages, false),
       dropCapabilities,

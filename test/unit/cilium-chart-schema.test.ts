@@ -1,13 +1,20 @@
 /**
- * Our Cilium values against the real chart's values.schema.json (Cilium 1.18.0, from its Go
- * module), made strict: a key the chart neither declares nor reads is an error, and so is a
+ * Our Cilium values against the real chart's values.schema.json (the pinned Cilium and each
+ * version it upgrades from, from its Go module), made strict: a key the chart neither declares nor reads is an error, and so is a
  * value of the wrong type.
  */
 import * as assert from "assert";
 import * as fs from "fs";
 import * as path from "path";
 import * as YAML from "yaml";
-import { AGENT_CAPABILITIES, CILIUM_VERSION, CLEAN_STATE_CAPABILITIES, ciliumValues } from "../../components/cilium";
+import * as child from "child_process";
+import {
+  AGENT_CAPABILITIES,
+  CILIUM_UPGRADE_SOURCES,
+  CILIUM_VERSION,
+  CLEAN_STATE_CAPABILITIES,
+  ciliumValues,
+} from "../../components/cilium";
 import { chartValueProblems, ciliumChartDir, strictSchema } from "./cilium-chart";
 
 describe("cilium values against the real chart's values.schema.json", function () {
@@ -23,6 +30,16 @@ describe("cilium values against the real chart's values.schema.json", function (
       version: string;
     };
     assert.deepStrictEqual([meta.name, meta.version], ["cilium", CILIUM_VERSION]);
+  });
+
+  it("the kind tier builds the images of exactly the pinned version and its upgrade sources", () => {
+    const res = child.spawnSync("bash", [path.join(__dirname, "../../kind-tier/cilium-images.sh"), "versions"], {
+      encoding: "utf8",
+    });
+    assert.deepStrictEqual(
+      res.stdout.trim().split("\n"),
+      [CILIUM_VERSION, ...CILIUM_UPGRADE_SOURCES].map((v) => `v${v}`),
+    );
   });
 
   for (const [what, args] of [
@@ -41,20 +58,27 @@ describe("cilium values against the real chart's values.schema.json", function (
       },
     ],
   ] as const) {
-    it(`${what}: every key and type is the chart's`, () => {
-      assert.deepStrictEqual(
-        chartValueProblems(chart, ciliumValues({ clusterName: "ikohome", clusterId: 7, ...args })),
-        [],
-      );
+    it(`${what}: every key and type is the chart's, at ${CILIUM_VERSION} and each upgrade source`, () => {
+      for (const version of [CILIUM_VERSION, ...CILIUM_UPGRADE_SOURCES])
+        assert.deepStrictEqual(
+          chartValueProblems(
+            ciliumChartDir(`v${version}`),
+            ciliumValues({ clusterName: "ikohome", clusterId: 7, ...args }),
+          ),
+          [],
+          version,
+        );
     });
   }
 
-  it("our copies of the agent's and clean-cilium-state's capabilities are the chart's defaults", () => {
-    const values = YAML.parse(fs.readFileSync(path.join(chart, "values.yaml"), "utf8")) as {
-      securityContext: { capabilities: Record<string, string[]> };
-    };
-    assert.deepStrictEqual(values.securityContext.capabilities.ciliumAgent, AGENT_CAPABILITIES);
-    assert.deepStrictEqual(values.securityContext.capabilities.cleanCiliumState, CLEAN_STATE_CAPABILITIES);
+  it("our copies of the agent's and clean-cilium-state's capabilities are the chart's defaults, in every version", () => {
+    for (const version of [CILIUM_VERSION, ...CILIUM_UPGRADE_SOURCES]) {
+      const values = YAML.parse(fs.readFileSync(path.join(ciliumChartDir(`v${version}`), "values.yaml"), "utf8")) as {
+        securityContext: { capabilities: Record<string, string[]> };
+      };
+      assert.deepStrictEqual(values.securityContext.capabilities.ciliumAgent, AGENT_CAPABILITIES, version);
+      assert.deepStrictEqual(values.securityContext.capabilities.cleanCiliumState, CLEAN_STATE_CAPABILITIES, version);
+    }
   });
 
   it("the check bites: a misspelt key, a wrong type and a key at the wrong level are each reported", () => {

@@ -2,7 +2,7 @@ import * as assert from "assert";
 import { CILIUM_VERSION, checkCiliumCniArgs, ciliumValues, cniProbeDaemonSet } from "../../components/cilium";
 
 describe("cilium values", () => {
-  it("pins Cilium 1.18.0", () => assert.strictEqual(CILIUM_VERSION, "1.18.0"));
+  it("pins Cilium 1.18.6", () => assert.strictEqual(CILIUM_VERSION, "1.18.6"));
 
   it("sets what `cilium install` sets on kind, plus a unique name and id", () => {
     assert.deepStrictEqual(ciliumValues({ clusterName: "ikohome", clusterId: 1 }), {

@@ -59,6 +59,19 @@ describe("components under mocks", () => {
     assert.deepStrictEqual(one(since(n), "pulumi-nodejs:dynamic/kind:Cluster", "nomirror-kind").inputs.nodeFiles, []);
   });
 
+  it("stack config <cluster>.cilium.version pins the Cilium chart the cluster gets", async () => {
+    const n = registered.length;
+    const cfg = validateWfhConfig({
+      program: "wfh",
+      home: { name: "ikoolder", cilium: { version: "1.18.0" } },
+      iko: { chartPath: CHART, crdManifestPath: CRD },
+    });
+    const home = declareCluster(cfg.home, { secrets: {} });
+    await settle(home.provider, ...home.readyGate);
+    const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "ikoolder-cni-cilium");
+    assert.deepStrictEqual([rel.inputs.chart, rel.inputs.version], ["cilium", "1.18.0"]);
+  });
+
   it("KindCluster checks its own args: one error naming every problem, nothing declared", () => {
     const n = registered.length;
     assert.throws(
@@ -238,7 +251,7 @@ describe("components under mocks", () => {
     const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "ikohome-cni-cilium");
     assert.deepStrictEqual(
       [rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version],
-      ["cilium", "kube-system", "cilium", "1.18.0"],
+      ["cilium", "kube-system", "cilium", "1.18.6"],
     );
     assert.deepStrictEqual(rel.inputs.repositoryOpts, { repo: "https://helm.cilium.io/" });
     assert.deepStrictEqual((rel.inputs.values as { cluster: unknown }).cluster, { name: "ikohome", id: 1 });
@@ -257,6 +270,14 @@ describe("components under mocks", () => {
     const airRel = one(since(n), "kubernetes:helm.sh/v3:Release", "air-cni-cilium");
     assert.strictEqual(airRel.inputs.chart, "./charts/cilium-1.18.0.tgz");
     assert.strictEqual(airRel.inputs.repositoryOpts, undefined);
+    const older = new CiliumCni("older-cni", { cluster: kind, clusterId: 8, version: "1.18.0" });
+    await settle(older, older.release);
+    const olderRel = one(since(n), "kubernetes:helm.sh/v3:Release", "older-cni-cilium");
+    assert.deepStrictEqual(
+      [olderRel.inputs.chart, olderRel.inputs.version],
+      ["cilium", "1.18.0"],
+      "version pins the chart",
+    );
     assert.strictEqual(rel.inputs.timeout, 600, "the release waits 600 s by default");
     assert.ok(
       probe.dependencies.some((d) => d.endsWith("::ikohome-cni-cilium")),

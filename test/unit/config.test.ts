@@ -54,7 +54,14 @@ describe("wfh config", () => {
         podSubnet: undefined,
         serviceSubnet: undefined,
       },
-      cilium: { enabled: true, clusterId: 1, chartPath: undefined, moduleImages: false, dropCapabilities: [] },
+      cilium: {
+        enabled: true,
+        clusterId: 1,
+        version: undefined,
+        chartPath: undefined,
+        moduleImages: false,
+        dropCapabilities: [],
+      },
     });
     assert.strictEqual(cfg.work.cilium.clusterId, 2);
     assert.deepStrictEqual(
