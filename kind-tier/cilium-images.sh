@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# Cilium's images for the kind tier, built here from the Go module github.com/cilium/cilium@v1.18.0
-# (no registry is reachable, so no `FROM quay.io/...`): Go binaries built from the module, and
-# Debian trees made by the node image's debootstrap mechanism (lib/images.sh rootfs_tar).
-#   quay.io/cilium/cilium:v1.18.0                 the agent (images/cilium + images/runtime, no Envoy)
-#   quay.io/cilium/operator-generic:v1.18.0       images/operator, variant generic
-#   quay.io/cilium/clustermesh-apiserver:v1.18.0  images/clustermesh-apiserver (etcd v3.6.5 of build.sh,
-#                                                 behind images/etcd-args, see its main.go)
+# Cilium's images for the kind tier, built here from the Go module github.com/cilium/cilium at each
+# version the tier runs (CILIUM_VERSIONS: the default, then the upgrade sources; no registry is
+# reachable, so no `FROM quay.io/...`): Go binaries built from the module, and Debian trees made by
+# the node image's debootstrap mechanism (lib/images.sh rootfs_tar). Per version <v>:
+#   quay.io/cilium/cilium:<v>                 the agent (images/cilium + images/runtime, no Envoy)
+#   quay.io/cilium/operator-generic:<v>       images/operator, variant generic
+#   quay.io/cilium/clustermesh-apiserver:<v>  images/clustermesh-apiserver (etcd v3.6.5 of build.sh,
+#                                             behind images/etcd-args, see its main.go)
 # Envoy (C++, github.com/cilium/proxy) and Hubble relay/UI are not built: the chart values turn
 # what needs them off (components/cilium/values.ts, kindTierCiliumValues).
 #
-# Usage: bash kind-tier/cilium-images.sh build    build what is missing (needs a Docker engine)
-#        bash kind-tier/cilium-images.sh images   print the image names, one per line
-#        bash kind-tier/cilium-images.sh chart    print the chart folder (install/kubernetes/cilium)
-#        bash kind-tier/cilium-images.sh rootfs   only the agent's Debian tree (cached)
+# Usage: bash kind-tier/cilium-images.sh build [v...]  build what is missing (needs a Docker engine)
+#        bash kind-tier/cilium-images.sh images [v...] print the image names, one per line
+#        bash kind-tier/cilium-images.sh chart [v]     print the chart folder (install/kubernetes/cilium)
+#        bash kind-tier/cilium-images.sh versions      print CILIUM_VERSIONS, the default first
+#        bash kind-tier/cilium-images.sh rootfs        only the agent's Debian tree (cached)
+# Without versions: every one of CILIUM_VERSIONS (chart: the default).
 #
-# Cache: $CACHE/bin/cilium-v1.18.0/<name> (binaries), $CACHE/rootfs/ (the agent's Debian tree);
+# Cache: $CACHE/bin/cilium-<v>/<name> (binaries), $CACHE/rootfs/ (the agent's Debian tree);
 # each image carries a label with a hash of its inputs and is rebuilt only when they change.
 set -euo pipefail
 TIER_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,18 +31,27 @@ FORCE=${IKO_KIND_FORCE:-0}
 export DOCKER_BUILDKIT=0
 
 CILIUM_MODULE=github.com/cilium/cilium
-CILIUM_VERSION=v1.18.0
-BIN_DIR=$CACHE/bin/cilium-$CILIUM_VERSION
+# The default (components/cilium/values.ts CILIUM_VERSION) first, then the versions the kind tier
+# upgrades from (test/kind/cilium-mesh.test.ts). A version dropped here leaves its binaries in
+# $CACHE/bin/cilium-<v>: `build` removes those of versions no longer listed.
+CILIUM_VERSIONS=(v1.18.6 v1.18.0)
 LABEL=io.iko-plus.source-hash
 # Binaries of kind-tier/build.sh the images reuse (its pins).
 LOOPBACK_BIN=$CACHE/bin/cni-plugins-v1.7.1/loopback
 ETCD_BIN=$CACHE/bin/etcd-v3.6.5/etcd
 ETCD_ARGS_DIR=$TIER_DIR/images/etcd-args
-AGENT_IMAGE=quay.io/cilium/cilium:$CILIUM_VERSION
-OPERATOR_IMAGE=quay.io/cilium/operator-generic:$CILIUM_VERSION
-CLUSTERMESH_IMAGE=quay.io/cilium/clustermesh-apiserver:$CILIUM_VERSION
-# images/runtime/install-runtime-deps.sh's packages (minus bash-completion) plus what the
-# runtime image copies from Cilium's own llvm/bpftool/iptables images, as Debian packages.
+# use_version V: the version the functions below build (its binaries folder and image names).
+use_version() {
+  CILIUM_VERSION=$1
+  BIN_DIR=$CACHE/bin/cilium-$CILIUM_VERSION
+  AGENT_IMAGE=quay.io/cilium/cilium:$CILIUM_VERSION
+  OPERATOR_IMAGE=quay.io/cilium/operator-generic:$CILIUM_VERSION
+  CLUSTERMESH_IMAGE=quay.io/cilium/clustermesh-apiserver:$CILIUM_VERSION
+}
+use_version "${CILIUM_VERSIONS[0]}"
+# images/runtime/install-runtime-deps.sh's packages (minus bash-completion; libatomic1, which
+# 1.18.6 adds there, comes with clang-19) plus what the runtime image copies from Cilium's own
+# llvm/bpftool/iptables images, as Debian packages. One list for every version: one Debian tree.
 AGENT_PACKAGES=(bash iproute2 iptables ipset kmod ca-certificates util-linux procps clang-19 llvm-19 bpftool)
 # Fields: binary | package | build tags. What the agent image's containers and init containers
 # run (chart templates/cilium-agent/daemonset.yaml), the operator and the clustermesh-apiserver.
@@ -77,6 +89,7 @@ build_binaries() { # SRC: the module folder
   # The module cache is read-only and -mod=mod may write go.mod/go.sum: build from a copy.
   tmp=$WORK_DIR/cilium-src; rm -rf "$tmp"; mkdir -p "$WORK_DIR" "$BIN_DIR" "$LOG_DIR"
   cp -r "$src" "$tmp" && chmod -R u+w "$tmp"
+  drop_unserved_replaces "$tmp"
   # pkg/version.FromString wants 7 fields: "<version> <revision> <date> go version <go> <arch>".
   ld="-s -w -X '$CILIUM_MODULE/pkg/version.ciliumVersion=${CILIUM_VERSION#v} iko-plus 2025-07-29T00:00:00Z'"
   for spec in "${missing[@]}"; do
@@ -90,6 +103,23 @@ build_binaries() { # SRC: the module folder
     echo "done in $((SECONDS - start))s"; record_time "$name" "$CILIUM_VERSION" "$((SECONDS - start))"
   done
   rm -rf "$tmp"
+}
+
+# Cilium 1.18.4 to 1.18.6 replace k8s.io/apimachinery with github.com/cilium/apimachinery
+# v0.33.3-1 (upstream's v0.33.3 plus `omitzero` support in its converters, used by the
+# CiliumNetworkPolicy types in pkg/policy/api), which the module proxy does not serve (403 "This
+# module version is not available"). The binaries are built against upstream v0.33.3, the
+# version go.mod requires: a CiliumNetworkPolicy converted to unstructured keeps its zero-valued
+# `omitzero` fields. Nothing the tier runs uses CiliumNetworkPolicy; kind-tier/README.md says so.
+UNSERVED_REPLACES=("k8s.io/apimachinery|github.com/cilium/apimachinery")
+drop_unserved_replaces() { # SRC-COPY
+  local spec
+  for spec in "${UNSERVED_REPLACES[@]}"; do
+    if grep -q "^replace ${spec%%|*} => ${spec##*|} " "$1/go.mod"; then
+      echo "cilium-images.sh: $CILIUM_VERSION: building without the replace ${spec%%|*} => ${spec##*|} (not served by the module proxy)"
+      (cd "$1" && go mod edit -dropreplace "${spec%%|*}")
+    fi
+  done
 }
 
 # etcd-args (our own shim): built into a temporary folder, keyed by its sources.
@@ -178,7 +208,7 @@ build_small() { # IMAGE WHAT SRC
   echo "done in $((SECONDS - start))s ($(image_size "$image"))"; record_time "cilium-$what-image" "$CILIUM_VERSION" "$((SECONDS - start))"
 }
 
-build() {
+build() { # the version use_version chose
   local src start=$SECONDS
   need_docker
   src=$(module_dir); [[ -d $src ]] || die "go mod download $CILIUM_MODULE@$CILIUM_VERSION gave no folder"
@@ -190,13 +220,44 @@ build() {
   build_small "$CLUSTERMESH_IMAGE" clustermesh "$src"
   # Older builds of these images (now untagged) go, so Docker's store holds one of each.
   docker image prune -f --filter "label=$LABEL" >/dev/null
-  echo "cilium images built in $((SECONDS - start))s"
+  echo "cilium images $CILIUM_VERSION built in $((SECONDS - start))s"
+}
+
+# versions_or_all ARGS...: the versions named (each must be one of CILIUM_VERSIONS), or all.
+versions_or_all() {
+  local v known
+  (($#)) || { printf '%s\n' "${CILIUM_VERSIONS[@]}"; return; }
+  for v in "$@"; do
+    known=0; for k in "${CILIUM_VERSIONS[@]}"; do [[ $k == "$v" ]] && known=1; done
+    ((known)) || die "version $v is not one of CILIUM_VERSIONS (${CILIUM_VERSIONS[*]}): add it there first"
+    echo "$v"
+  done
+}
+
+# Binaries of versions no longer in CILIUM_VERSIONS (their images go with `docker image prune`
+# once untagged: `docker rmi` them by name, the mirror keeps what was pushed until its volume goes).
+prune_old_versions() {
+  local d v keep
+  for d in "$CACHE"/bin/cilium-v*; do
+    [[ -d $d ]] || continue
+    v=${d##*/cilium-}; keep=0
+    for k in "${CILIUM_VERSIONS[@]}"; do [[ $k == "$v" ]] && keep=1; done
+    ((keep)) && continue
+    echo "cilium-images.sh: removing binaries of $v (no longer in CILIUM_VERSIONS)"; rm -rf "$d"
+    docker rmi "quay.io/cilium/cilium:$v" "quay.io/cilium/operator-generic:$v" "quay.io/cilium/clustermesh-apiserver:$v" >/dev/null 2>&1 || true
+  done
 }
 
 case "${1:-}" in
-  build) build ;;
-  images) printf '%s\n' "$AGENT_IMAGE" "$OPERATOR_IMAGE" "$CLUSTERMESH_IMAGE" ;;
+  build)
+    shift; vs=$(versions_or_all "$@")
+    for v in $vs; do use_version "$v"; build; done
+    (($#)) || prune_old_versions ;;
+  images)
+    shift; vs=$(versions_or_all "$@")
+    for v in $vs; do use_version "$v"; printf '%s\n' "$AGENT_IMAGE" "$OPERATOR_IMAGE" "$CLUSTERMESH_IMAGE"; done ;;
+  versions) printf '%s\n' "${CILIUM_VERSIONS[@]}" ;;
   rootfs) rootfs_tar "${AGENT_PACKAGES[@]}" ;;
-  chart) echo "$(module_dir)/install/kubernetes/cilium" ;;
+  chart) if [[ -n ${2:-} ]]; then v=$(versions_or_all "$2"); use_version "$v"; fi; echo "$(module_dir)/install/kubernetes/cilium" ;;
   *) usage; exit 2 ;;
 esac

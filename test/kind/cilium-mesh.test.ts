@@ -1,7 +1,8 @@
 /**
  * Cilium ClusterMesh on kind, declared by the wfh stack program (`mesh: {clusters: [mesh-a,
- * mesh-b]}`): two one-node kind clusters with real Cilium 1.18.0 (the chart and images of
- * cilium-wfh.test.ts), unique Cilium ids, names, pod and service ranges. The stack gives each
+ * mesh-b]}`): two one-node kind clusters with real Cilium, installed at the version it upgrades
+ * from (CILIUM_UPGRADE_SOURCES, 1.18.0; chart and images as in cilium-wfh.test.ts), unique Cilium
+ * ids, names, pod and service ranges. The stack gives each
  * cluster the clustermesh-apiserver behind NodePort 32379 on the kind network, certificates from
  * one CA generated in the stack, and the other's endpoint. Then, with workloads applied by kubectl
  * (not part of the stack):
@@ -10,6 +11,11 @@
  *   (b) an IRIS-mirror-shaped pair (an IRIS stand-in pod in each cluster, plus a probe container)
  *       reach each other's superserver port through global Services: ClusterIP only, no
  *       LoadBalancer, no host port, no host network;
+ *   (upgrade) the chart moved to CILIUM_VERSION (1.18.6) in the stack's config and `up`: the
+ *       preview updates, replaces nothing; a client in mesh-a calls the global Service (answered
+ *       from mesh-b) all through the agents' roll, and none of its requests fails; no node,
+ *       cluster or workload pod is replaced; every agent runs the new version and the mesh
+ *       carries; (c) and (d) run on the upgraded mesh;
  *   (c) a second `up` with mesh-b taken out of the mesh: both stop answering;
  *   (d) a third with mesh-b back at an address mesh-a cannot reach: `up` fails within
  *       `mesh.readyTimeoutSeconds`, naming mesh-a's agent and mesh-b (ClusterMeshReady).
@@ -19,6 +25,8 @@ import * as k8s from "@kubernetes/client-node";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import * as child from "child_process";
+import { CILIUM_UPGRADE_SOURCES, CILIUM_VERSION } from "../../components/cilium";
 import { MESH_PROBE_SERVICE, serviceBackends } from "../../components/cilium/mesh-ready";
 import { Clients, clientsFromText, waitFor } from "../lab/kube";
 import { PulumiCli } from "../lab/pulumi-cli";
@@ -26,6 +34,7 @@ import { LabStack } from "../lab/stacks";
 import { ciliumChartDir } from "../unit/cilium-chart";
 import {
   containersNamed,
+  docker,
   hostLacksCapabilities,
   kindWfhConfig,
   sh,
@@ -39,7 +48,10 @@ const A = "mesh-a";
 const B = "mesh-b";
 const STACK = "kindtest-cilium-mesh";
 const NS = "meshtest";
-const AGENT_IMAGE = "quay.io/cilium/cilium:v1.18.0";
+/** The version the mesh is installed at, then upgraded from. */
+const FROM = CILIUM_UPGRADE_SOURCES[0];
+/** The agent image of FROM, also the probe containers' image (bash and /dev/tcp). */
+const AGENT_IMAGE = `quay.io/cilium/cilium:v${FROM}`;
 const env = tierEnv();
 
 /** A Service, global across the mesh; `selector` app label. */
@@ -76,7 +88,7 @@ function standinPod(name: string, app: string, image: string): Record<string, un
 const list = (...items: Record<string, unknown>[]) => JSON.stringify({ apiVersion: "v1", kind: "List", items });
 const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: NS } };
 
-describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by the wfh stack (mesh)", function () {
+describe(`kind tier: Cilium ClusterMesh between two kind clusters, declared by the wfh stack (mesh), upgraded ${FROM} -> ${CILIUM_VERSION}`, function () {
   let cli: PulumiCli;
   const clients: Record<string, Clients> = {};
   const kubeconfigFiles: Record<string, string> = {};
@@ -121,7 +133,7 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
     cli = kindPulumiCli(env);
     for (const name of [A, B]) kind("delete", "cluster", "--name", name);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-mesh-test-"));
-    const chartPath = ciliumChartDir();
+    const chartPath = ciliumChartDir(`v${FROM}`);
     const config = kindWfhConfig(A, B, "unused", env);
     const cilium = (clusterId: number) => ({
       enabled: true,
@@ -403,6 +415,131 @@ describe("kind tier: Cilium ClusterMesh between two kind clusters, declared by t
     );
     assert.strictEqual(answer, "IRIS STAND-IN late-b");
     console.log(`      answered across ${((Date.now() - annotated) / 1000).toFixed(0)} s after the annotation`);
+  });
+
+  it(`(upgrade) Cilium ${FROM} -> ${CILIUM_VERSION} by the chart in the config and up: updates only; a client calling the global Service across all through the roll loses no request; no node, cluster or pod replaced`, async () => {
+    const node = (name: string) => docker("inspect", "--format", "{{.Id}}", `${name}-control-plane`).stdout.trim();
+    const podIds = async (name: string) =>
+      (await clients[name].core.listNamespacedPod({ namespace: NS })).items
+        .map(
+          (p) =>
+            `${p.metadata?.name} ${p.metadata?.uid} ${p.status?.containerStatuses?.map((c) => c.restartCount).join(",")}`,
+        )
+        .sort();
+    const before = {
+      nodes: [node(A), node(B)],
+      kubeSystem: await Promise.all(
+        [A, B].map(async (c) => (await clients[c].core.readNamespace({ name: "kube-system" })).metadata?.uid),
+      ),
+      pods: [await podIds(A), await podIds(B)],
+    };
+    const to = ciliumChartDir(`v${CILIUM_VERSION}`);
+    stack.edit((c) => {
+      for (const key of ["iko-plus:home", "iko-plus:work"])
+        (c[key] as { cilium: Record<string, unknown> }).cilium.chartPath = to;
+    });
+    const preview = await stack.preview(["--json"]);
+    const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
+    const ops = steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.urn.split("::").pop()}`);
+    assert.deepStrictEqual(
+      ops.filter((o) => !o.startsWith("update ")),
+      [],
+      `the preview only updates: ${JSON.stringify(ops)}`,
+    );
+    for (const release of [`${A}-cni`, `${B}-cni`])
+      assert.ok(
+        ops.some((o) => o === `update ${release}`),
+        `the preview updates ${release}'s chart: ${JSON.stringify(ops)}`,
+      );
+
+    // The client: one request to the global Service every 0.2 s from mesh-a (answered only by
+    // mesh-b's echo pod), each with 2 s to answer, until told to stop; every failure is printed.
+    const calls = [
+      "rm -f /tmp/stop-calls; sent=0; failed=0",
+      "while [ ! -e /tmp/stop-calls ]; do",
+      "  sent=$((sent + 1))",
+      `  r=$(timeout 2 bash -c 'exec 3<>/dev/tcp/echo.${NS}.svc.cluster.local/52773 && printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3 && tail -n 1 <&3' 2>&1)`,
+      '  case "$r" in "IRIS STAND-IN "*) ;; *) failed=$((failed + 1)); echo "FAILED $(date +%s.%N) ${r:-no answer}" ;; esac',
+      "  sleep 0.2",
+      "done",
+      'echo "SENT $sent FAILED $failed"',
+    ].join("\n");
+    const client = child.spawn(env.KUBECTL_BIN, [
+      "--kubeconfig",
+      kubeconfigFiles[A],
+      "-n",
+      NS,
+      "exec",
+      "client",
+      "-c",
+      "probe",
+      "--",
+      "bash",
+      "-c",
+      calls,
+    ]);
+    let out = "";
+    client.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    client.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    const ended = new Promise<number>((resolve) => client.on("close", (code) => resolve(code ?? 1)));
+    await new Promise((r) => setTimeout(r, 5000));
+    const start = Date.now();
+    try {
+      await stack.up();
+    } finally {
+      const upSecs = (Date.now() - start) / 1000;
+      console.log(`      up (both clusters' Cilium ${FROM} -> ${CILIUM_VERSION}): ${upSecs.toFixed(0)} s`);
+      // A little longer: the last agent's endpoints settle after the rollout is reported done.
+      await new Promise((r) => setTimeout(r, 10_000));
+      kubectl(A, ["-n", NS, "exec", "client", "-c", "probe", "--", "touch", "/tmp/stop-calls"]);
+    }
+    const code = await ended;
+    const m = /SENT (\d+) FAILED (\d+)/.exec(out);
+    assert.ok(m, `the client's report (exit ${code}): ${out}`);
+    const [sent, failed] = [Number(m[1]), Number(m[2])];
+    console.log(`      client in ${A} -> global Service (backends in ${B}): ${sent} requests sent, ${failed} failed`);
+    assert.ok(sent >= 100, `the client called all through the upgrade: ${sent} requests`);
+    assert.strictEqual(failed, 0, out);
+
+    // Nothing replaced: the same node containers, clusters and workload pods, none restarted.
+    assert.deepStrictEqual(
+      {
+        nodes: [node(A), node(B)],
+        kubeSystem: await Promise.all(
+          [A, B].map(async (c) => (await clients[c].core.readNamespace({ name: "kube-system" })).metadata?.uid),
+        ),
+        pods: [await podIds(A), await podIds(B)],
+      },
+      before,
+    );
+    for (const c of [A, B]) {
+      for (const pod of await agents(c)) {
+        const p = await clients[c].core.readNamespacedPod({ name: pod, namespace: "kube-system" });
+        assert.strictEqual(
+          p.spec?.containers.find((x) => x.name === "cilium-agent")?.image,
+          `quay.io/cilium/cilium:v${CILIUM_VERSION}`,
+          `${c}/${pod} runs the new agent`,
+        );
+        const status = kubectl(c, [
+          "-n",
+          "kube-system",
+          "exec",
+          pod,
+          "-c",
+          "cilium-agent",
+          "--",
+          "cilium-dbg",
+          "status",
+        ]);
+        assert.match(
+          status.stdout,
+          new RegExp(`^Cilium:\\s+Ok\\s+${CILIUM_VERSION.replace(/\./g, "\\.")}`, "m"),
+          status.stdout,
+        );
+        assert.match(status.stdout, /^ClusterMesh:\s+1\/1 remote clusters ready/m, status.stdout);
+      }
+    }
+    await stack.preview(["--expect-no-changes"]);
   });
 
   it("(c) a second up with mesh-b out of the mesh: the global Service and the pair stop answering across", async () => {

@@ -1,5 +1,5 @@
 /**
- * Real Cilium 1.18.0 on kind: `pulumi up` of the wfh stack with `cilium.enabled: true` on both
+ * Real Cilium (CILIUM_VERSION, 1.18.6) on kind: `pulumi up` of the wfh stack with `cilium.enabled: true` on both
  * clusters, the real chart from Cilium's Go module, and the agent, operator and
  * clustermesh-apiserver images built here from that module (kind-tier/cilium-images.sh) and
  * pulled through the tier's mirror. home keeps kube-proxy; work runs without it
@@ -13,6 +13,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as k8s from "@kubernetes/client-node";
+import { CILIUM_VERSION } from "../../components/cilium";
 import { Clients, clientsFromText, maybe, waitFor } from "../lab/kube";
 import { PulumiCli } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
@@ -32,7 +33,7 @@ const WORK = process.env.IKO_CILIUM_WORK ?? "cilk-work";
 const STACK = "kindtest-cilium-wfh";
 const IRIS = "iris-at-work";
 const POD_SUBNET = { [HOME]: "10.244.0.0/16", [WORK]: "10.245.0.0/16" };
-const AGENT_IMAGE = "quay.io/cilium/cilium:v1.18.0";
+const AGENT_IMAGE = `quay.io/cilium/cilium:v${CILIUM_VERSION}`;
 const env = tierEnv();
 
 /** Whether an IPv4 address is inside a CIDR. */
@@ -43,7 +44,7 @@ function inCidr(ip: string, cidr: string): boolean {
   return Math.floor(n(ip) / size) === Math.floor(n(base) / size);
 }
 
-describe("kind tier: wfh with real Cilium 1.18.0 (images built from its Go module), kube-proxy on home, replaced by Cilium on work", function () {
+describe(`kind tier: wfh with real Cilium ${CILIUM_VERSION} (images built from its Go module), kube-proxy on home, replaced by Cilium on work`, function () {
   let cli: PulumiCli;
   const clients: Record<string, Clients> = {};
   const kubeconfigFiles: Record<string, string> = {};
