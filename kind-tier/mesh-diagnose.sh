@@ -6,9 +6,9 @@
 #   - every agent's `cilium-dbg status --verbose` ClusterMesh section (remote clusters, their
 #     readiness, sync state and the count of global services they sent) and its global services
 #     (`cilium-dbg service list`, the entries with backends in another cluster);
-#   - what this cluster's clustermesh-apiserver exports: the Services annotated global, and the
-#     keys under cilium/state/services/v1 in its etcd (read with the etcd container's etcdctl
-#     when it has one);
+#   - what this cluster's clustermesh-apiserver exports (the Services annotated global) and what
+#     its KVStoreMesh holds of each remote (`kvstoremesh-dbg status --verbose`: the services each
+#     remote exported);
 #   - the tail of the clustermesh-apiserver's containers' logs.
 # This is evidence for the "remote clusters ready, 0 global-services" state (issue 35): whether the
 # remote exported nothing, or exported and this agent did not take it.
@@ -35,8 +35,11 @@ say "Services annotated global (what this cluster's clustermesh-apiserver export
 k get svc -A -o jsonpath='{range .items[?(@.metadata.annotations.service\.cilium\.io/global=="true")]}{.metadata.namespace}/{.metadata.name}{"\n"}{end}' 2>&1
 api=$(k -n kube-system get pods -l k8s-app=clustermesh-apiserver -o jsonpath='{.items[0].metadata.name}' 2>/dev/null)
 if [ -n "$api" ]; then
-  say "$api: etcd keys under cilium/state/services/v1 and cilium/synced"
-  k -n kube-system exec "$api" -c etcd -- sh -c 'command -v etcdctl >/dev/null && ETCDCTL_API=3 etcdctl --endpoints=unix:///var/run/etcd/etcd.sock get --prefix --keys-only cilium/state/services/v1 2>&1; command -v etcdctl >/dev/null && ETCDCTL_API=3 etcdctl --endpoints=unix:///var/run/etcd/etcd.sock get --prefix --keys-only cilium/synced 2>&1 || echo "(no etcdctl in the etcd container)"' 2>&1 | head -40
+  # The images have no shell and no etcdctl: ask the binaries themselves. KVStoreMesh holds what
+  # each remote cluster's clustermesh-apiserver exported (its services count per remote); the
+  # agents read it from here, so a count here and none at the agent means the agent did not take it.
+  say "$api: clustermesh-apiserver kvstoremesh-dbg status --verbose (what each remote exported, cached here)"
+  k -n kube-system exec "$api" -c kvstoremesh -- clustermesh-apiserver kvstoremesh-dbg status --verbose 2>&1 | head -40
   for c in $(k -n kube-system get pod "$api" -o jsonpath='{.spec.containers[*].name}'); do
     say "$api: logs -c $c --tail 40"
     k -n kube-system logs "$api" -c "$c" --tail 40 2>&1

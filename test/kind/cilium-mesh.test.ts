@@ -446,7 +446,7 @@ describe(`kind tier: Cilium ClusterMesh between two kind clusters, declared by t
       [],
       `the preview only updates: ${JSON.stringify(ops)}`,
     );
-    for (const release of [`${A}-cni`, `${B}-cni`])
+    for (const release of [`${A}-cni-cilium`, `${B}-cni-cilium`])
       assert.ok(
         ops.some((o) => o === `update ${release}`),
         `the preview updates ${release}'s chart: ${JSON.stringify(ops)}`,
