@@ -131,6 +131,37 @@ export function standinImages(env: Record<string, string> = tierEnv()): { iko: s
   };
 }
 
+/** The stand-in operator image of the next version (kind-tier/standins.sh), what an IKO upgrade moves to. */
+export const NEXT_IKO_STANDIN_IMAGE = "containers.intersystems.com/intersystems/iris-operator-amd:3.8.43.100-standin";
+
+/**
+ * The next version of the stand-in IKO chart, written into `dir` from the fixture: Chart.yaml
+ * 3.8.43 (appVersion 3.8.43.100), and one values key renamed, `operator.numThreads` to
+ * `operator.threads` (its template reads the new key), as a chart upgrade that changes its values
+ * would. Returns the chart folder. (test/fixtures/iko-chart/iris-operator/README.md says so.)
+ */
+export function nextIkoStandinChart(dir: string): string {
+  const from = path.join(__dirname, "../fixtures/iko-chart/iris-operator");
+  const to = path.join(dir, "iris-operator");
+  fs.cpSync(from, to, { recursive: true });
+  const edit = (file: string, pairs: [string | RegExp, string][]) => {
+    let text = fs.readFileSync(path.join(to, file), "utf8");
+    for (const [a, b] of pairs) {
+      const next = text.replace(a, b);
+      if (next === text) throw new Error(`nextIkoStandinChart: ${String(a)} not found in ${file}`);
+      text = next;
+    }
+    fs.writeFileSync(path.join(to, file), text);
+  };
+  edit("Chart.yaml", [
+    [/^version: 3\.8\.42$/m, "version: 3.8.43"],
+    [/^appVersion: 3\.8\.42\.100$/m, "appVersion: 3.8.43.100"],
+  ]);
+  edit("values.yaml", [[/^ {2}numThreads: /m, "  threads: "]]);
+  edit("templates/deployment.yaml", [[".Values.operator.numThreads", ".Values.operator.threads"]]);
+  return to;
+}
+
 /**
  * Config overrides of Pulumi.dev.yaml for the wfh stack on the tier: both clusters from the tier's
  * node image with kind's default CNI (no Cilium), the stand-in IKO chart, CRD and operator image,

@@ -9,6 +9,8 @@ import * as assert from "assert";
 import * as YAML from "yaml";
 import * as k8s from "@kubernetes/client-node";
 import { Clients, clientsFromText, maybe, waitFor } from "../lab/kube";
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { PulumiCli, REPO } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
@@ -19,6 +21,8 @@ import {
   kindWfhConfig,
   kubeDirListing,
   mirrorContent,
+  NEXT_IKO_STANDIN_IMAGE,
+  nextIkoStandinChart,
   sh,
   standinImages,
   tierEnv,
@@ -269,6 +273,98 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
         .listClusterCustomObject({ group: "intersystems.com", version: "v1alpha1", plural: "irisclusters" }),
       (err: { code?: number }) => err.code === 401,
     );
+  });
+
+  it("IKO upgraded at home (the stand-in chart 3.8.42 -> 3.8.43 with a renamed values key, the operator image 3.8.42.100 -> 3.8.43.100): the preview updates only the operator's release; it rolls once, keeps --kubeconfig and the read-only mount, reconciles; nothing at work is recreated", async () => {
+    const workUids = async () => {
+      const crd = await work.crds.readCustomResourceDefinition({ name: "irisclusters.intersystems.com" });
+      const ic = (await work.custom.getNamespacedCustomObject({
+        group: "intersystems.com",
+        version: "v1alpha1",
+        namespace: "default",
+        plural: "irisclusters",
+        name: IRIS,
+      })) as { metadata: { uid: string } };
+      const sts = await work.apps.readNamespacedStatefulSet({ name: `${IRIS}-data`, namespace: "default" });
+      const pod = await work.core.readNamespacedPod({ name: `${IRIS}-data-0`, namespace: "default" });
+      const sas = (await work.core.listServiceAccountForAllNamespaces()).items
+        .filter((a) => a.metadata?.labels?.["app.kubernetes.io/managed-by"] === "iko-plus")
+        .map((a) => `${a.metadata?.namespace}/${a.metadata?.name} ${a.metadata?.uid}`);
+      return { crd: crd.metadata?.uid, ic: ic.metadata.uid, sts: sts.metadata?.uid, pod: pod.metadata?.uid, sas };
+    };
+    const replicaSets = async () =>
+      (await home.apps.listNamespacedReplicaSet({ namespace: "iko" })).items.map((r) => r.metadata?.name).sort();
+    const before = { work: await workUids(), replicaSets: await replicaSets() };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-next-iko-"));
+    try {
+      const chartPath = nextIkoStandinChart(dir);
+      stack.edit((c) => {
+        const iko = c["iko-plus:iko"] as Record<string, unknown>;
+        iko.chartPath = chartPath;
+        iko.image = NEXT_IKO_STANDIN_IMAGE;
+        iko.values = { operator: { threads: 3 } };
+      });
+      const preview = await stack.preview(["--json"]);
+      const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
+      const changed = steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.urn.split("::").pop()}`);
+      assert.deepStrictEqual(changed, ["update iko"], "the preview updates the operator's release, nothing else");
+      const start = Date.now();
+      await stack.up();
+      console.log(`      up (IKO 3.8.42 -> 3.8.43 at home): ${((Date.now() - start) / 1000).toFixed(0)} s`);
+      const after = await replicaSets();
+      assert.deepStrictEqual(
+        after.filter((r) => !before.replicaSets.includes(r)).length,
+        1,
+        `the operator rolled once: ReplicaSets ${JSON.stringify(before.replicaSets)} -> ${JSON.stringify(after)}`,
+      );
+      const op = await waitFor(
+        "one operator pod of 3.8.43.100, Ready",
+        async () => {
+          const pods = await operatorPods(home);
+          return pods.length === 1 &&
+            pods[0].spec?.containers[0].image === NEXT_IKO_STANDIN_IMAGE &&
+            pods[0].status?.conditions?.some((x) => x.type === "Ready" && x.status === "True")
+            ? pods[0]
+            : undefined;
+        },
+        120_000,
+        1000,
+      );
+      const container = op.spec?.containers.find((c) => c.name === "operator");
+      const flag = container?.args?.find((a) => a.startsWith("--kubeconfig="));
+      assert.ok(flag, "the upgraded operator runs with --kubeconfig");
+      assert.ok(
+        container?.volumeMounts?.some((m) => m.readOnly && flag.slice("--kubeconfig=".length).startsWith(m.mountPath)),
+        "the kubeconfig is still mounted read-only",
+      );
+      assert.strictEqual(
+        container?.env?.find((e) => e.name === "ISC_NUM_THREADS")?.value,
+        "3",
+        "the renamed values key reaches the operator",
+      );
+      const logs = await waitFor(
+        "the upgraded operator's first pass",
+        async () => {
+          const text = await home.core.readNamespacedPodLog({
+            name: op.metadata?.name as string,
+            namespace: "iko",
+            container: "operator",
+          });
+          return text.includes(IRIS) ? text : undefined;
+        },
+        120_000,
+        1000,
+      );
+      assert.match(
+        logs,
+        new RegExp(`STAND-IN for IKO 3\\.8\\.43\\.100 starting: target https://${WORK}-control-plane:6443`),
+      );
+      await reconciled(work, IRIS);
+      assert.deepStrictEqual(await workUids(), before.work, "nothing at work recreated");
+      await stack.preview(["--expect-no-changes"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the node containers of work restarted (`docker restart`): the same cluster to the stack, up changes nothing", async () => {
