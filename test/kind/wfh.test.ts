@@ -81,6 +81,7 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
   let home: Clients;
   let work: Clients;
   let baseline: { files: string[]; kube: string[]; mirror: string[] };
+  let nextChartDir = "";
   const kind = (...args: string[]) => sh(env.KIND_BIN, args);
 
   before(async () => {
@@ -103,6 +104,7 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
       await stack.remove();
     }
     for (const name of [HOME, WORK]) kind("delete", "cluster", "--name", name);
+    if (nextChartDir) fs.rmSync(nextChartDir, { recursive: true, force: true });
     cli?.dispose();
   });
 
@@ -295,76 +297,73 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     const replicaSets = async () =>
       (await home.apps.listNamespacedReplicaSet({ namespace: "iko" })).items.map((r) => r.metadata?.name).sort();
     const before = { work: await workUids(), replicaSets: await replicaSets() };
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-next-iko-"));
-    try {
-      const chartPath = nextIkoStandinChart(dir);
-      stack.edit((c) => {
-        const iko = c["iko-plus:iko"] as Record<string, unknown>;
-        iko.chartPath = chartPath;
-        iko.image = NEXT_IKO_STANDIN_IMAGE;
-        iko.values = { operator: { threads: 3 } };
-      });
-      const preview = await stack.preview(["--json"]);
-      const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
-      const changed = steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.urn.split("::").pop()}`);
-      assert.deepStrictEqual(changed, ["update iko"], "the preview updates the operator's release, nothing else");
-      const start = Date.now();
-      await stack.up();
-      console.log(`      up (IKO 3.8.42 -> 3.8.43 at home): ${((Date.now() - start) / 1000).toFixed(0)} s`);
-      const after = await replicaSets();
-      assert.deepStrictEqual(
-        after.filter((r) => !before.replicaSets.includes(r)).length,
-        1,
-        `the operator rolled once: ReplicaSets ${JSON.stringify(before.replicaSets)} -> ${JSON.stringify(after)}`,
-      );
-      const op = await waitFor(
-        "one operator pod of 3.8.43.100, Ready",
-        async () => {
-          const pods = await operatorPods(home);
-          return pods.length === 1 &&
-            pods[0].spec?.containers[0].image === NEXT_IKO_STANDIN_IMAGE &&
-            pods[0].status?.conditions?.some((x) => x.type === "Ready" && x.status === "True")
-            ? pods[0]
-            : undefined;
-        },
-        120_000,
-        1000,
-      );
-      const container = op.spec?.containers.find((c) => c.name === "operator");
-      const flag = container?.args?.find((a) => a.startsWith("--kubeconfig="));
-      assert.ok(flag, "the upgraded operator runs with --kubeconfig");
-      assert.ok(
-        container?.volumeMounts?.some((m) => m.readOnly && flag.slice("--kubeconfig=".length).startsWith(m.mountPath)),
-        "the kubeconfig is still mounted read-only",
-      );
-      assert.strictEqual(
-        container?.env?.find((e) => e.name === "ISC_NUM_THREADS")?.value,
-        "3",
-        "the renamed values key reaches the operator",
-      );
-      const logs = await waitFor(
-        "the upgraded operator's first pass",
-        async () => {
-          const text = await home.core.readNamespacedPodLog({
-            name: op.metadata?.name as string,
-            namespace: "iko",
-            container: "operator",
-          });
-          return text.includes(IRIS) ? text : undefined;
-        },
-        120_000,
-        1000,
-      );
-      assert.match(
-        logs,
-        new RegExp(`STAND-IN for IKO 3\\.8\\.43\\.100 starting: target https://${WORK}-control-plane:6443`),
-      );
-      await reconciled(work, IRIS);
-      assert.deepStrictEqual(await workUids(), before.work, "nothing at work recreated");
-      await stack.preview(["--expect-no-changes"]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    // The next chart stays until the file ends: the later steps' runs read the config that names it.
+    nextChartDir = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-next-iko-"));
+    const chartPath = nextIkoStandinChart(nextChartDir);
+    stack.edit((c) => {
+      const iko = c["iko-plus:iko"] as Record<string, unknown>;
+      iko.chartPath = chartPath;
+      iko.image = NEXT_IKO_STANDIN_IMAGE;
+      iko.values = { operator: { threads: 3 } };
+    });
+    const preview = await stack.preview(["--json"]);
+    const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps;
+    const changed = steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.urn.split("::").pop()}`);
+    assert.deepStrictEqual(changed, ["update iko-iko"], "the preview updates the operator's release, nothing else");
+    const start = Date.now();
+    await stack.up();
+    console.log(`      up (IKO 3.8.42 -> 3.8.43 at home): ${((Date.now() - start) / 1000).toFixed(0)} s`);
+    const after = await replicaSets();
+    assert.deepStrictEqual(
+      after.filter((r) => !before.replicaSets.includes(r)).length,
+      1,
+      `the operator rolled once: ReplicaSets ${JSON.stringify(before.replicaSets)} -> ${JSON.stringify(after)}`,
+    );
+    const op = await waitFor(
+      "one operator pod of 3.8.43.100, Ready",
+      async () => {
+        const pods = await operatorPods(home);
+        return pods.length === 1 &&
+          pods[0].spec?.containers[0].image === NEXT_IKO_STANDIN_IMAGE &&
+          pods[0].status?.conditions?.some((x) => x.type === "Ready" && x.status === "True")
+          ? pods[0]
+          : undefined;
+      },
+      120_000,
+      1000,
+    );
+    const container = op.spec?.containers.find((c) => c.name === "operator");
+    const flag = container?.args?.find((a) => a.startsWith("--kubeconfig="));
+    assert.ok(flag, "the upgraded operator runs with --kubeconfig");
+    assert.ok(
+      container?.volumeMounts?.some((m) => m.readOnly && flag.slice("--kubeconfig=".length).startsWith(m.mountPath)),
+      "the kubeconfig is still mounted read-only",
+    );
+    assert.strictEqual(
+      container?.env?.find((e) => e.name === "ISC_NUM_THREADS")?.value,
+      "3",
+      "the renamed values key reaches the operator",
+    );
+    const logs = await waitFor(
+      "the upgraded operator's first pass",
+      async () => {
+        const text = await home.core.readNamespacedPodLog({
+          name: op.metadata?.name as string,
+          namespace: "iko",
+          container: "operator",
+        });
+        return text.includes(IRIS) ? text : undefined;
+      },
+      120_000,
+      1000,
+    );
+    assert.match(
+      logs,
+      new RegExp(`STAND-IN for IKO 3\\.8\\.43\\.100 starting: target https://${WORK}-control-plane:6443`),
+    );
+    await reconciled(work, IRIS);
+    assert.deepStrictEqual(await workUids(), before.work, "nothing at work recreated");
+    await stack.preview(["--expect-no-changes"]);
   });
 
   it("the node containers of work restarted (`docker restart`): the same cluster to the stack, up changes nothing", async () => {
