@@ -344,19 +344,13 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
       "3",
       "the renamed values key reaches the operator",
     );
-    const logs = await waitFor(
-      "the upgraded operator's first pass",
-      async () => {
-        const text = await home.core.readNamespacedPodLog({
-          name: op.metadata?.name as string,
-          namespace: "iko",
-          container: "operator",
-        });
-        return text.includes(IRIS) ? text : undefined;
-      },
-      120_000,
-      1000,
-    );
+    // Ready is the stand-in's /readyz: a reconcile pass against work succeeded (the IrisCluster
+    // is already Running, so the pass changes nothing and logs nothing of it).
+    const logs = await home.core.readNamespacedPodLog({
+      name: op.metadata?.name as string,
+      namespace: "iko",
+      container: "operator",
+    });
     assert.match(
       logs,
       new RegExp(`STAND-IN for IKO 3\\.8\\.43\\.100 starting: target https://${WORK}-control-plane:6443`),
