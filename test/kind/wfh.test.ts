@@ -344,19 +344,28 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
       "3",
       "the renamed values key reaches the operator",
     );
-    // Ready is the stand-in's /readyz: a reconcile pass against work succeeded (the IrisCluster
-    // is already Running, so the pass changes nothing and logs nothing of it).
-    const logs = await home.core.readNamespacedPodLog({
-      name: op.metadata?.name as string,
-      namespace: "iko",
-      container: "operator",
-    });
+    await reconciled(work, IRIS);
+    assert.deepStrictEqual(await workUids(), before.work, "nothing at work recreated");
+    // The upgraded operator reconciles: work's Service of the IrisCluster deleted, it makes it again.
+    await work.core.deleteNamespacedService({ name: IRIS, namespace: "default" });
+    const logs = await waitFor(
+      "the upgraded operator recreates the IrisCluster's Service on work",
+      async () => {
+        const text = await home.core.readNamespacedPodLog({
+          name: op.metadata?.name as string,
+          namespace: "iko",
+          container: "operator",
+        });
+        return text.includes(`created service default/${IRIS}`) ? text : undefined;
+      },
+      60_000,
+      1000,
+    );
     assert.match(
       logs,
       new RegExp(`STAND-IN for IKO 3\\.8\\.43\\.100 starting: target https://${WORK}-control-plane:6443`),
     );
-    await reconciled(work, IRIS);
-    assert.deepStrictEqual(await workUids(), before.work, "nothing at work recreated");
+    assert.ok(await work.core.readNamespacedService({ name: IRIS, namespace: "default" }));
     await stack.preview(["--expect-no-changes"]);
   });
 
