@@ -45,6 +45,7 @@ import {
   KarmadaImages,
   endpointHost,
   karmadaValues,
+  parseChartVersion,
 } from "./values";
 
 /** What other components need of a Karmada API. */
@@ -80,15 +81,20 @@ export interface KarmadaHelmArgs {
   endpoint: string;
   /** NodePort of the karmada-apiserver Service. @default 32443 */
   nodePort?: number;
-  /** A local chart directory or .tgz. @default chart `karmada` v1.16.0 from Karmada's repository */
+  /** A local chart directory or .tgz. @default chart `karmada` v1.18.2 from Karmada's repository */
   chartPath?: string;
-  /** Chart version from the repository. @default v1.16.0 */
+  /**
+   * Chart version: from the repository, or, with `chartPath`, the Karmada version of that local
+   * chart (its Chart.yaml says 0.0.0 in the Go module). Either way it keys what differs between
+   * chart versions (the default images, certificate hosts; see components/karmada/values.ts).
+   * v1.16.0 stays supported as the version an upgrade starts from. @default v1.18.2
+   */
   chartVersion?: string;
   /** kubectl image for the chart's jobs. @default docker.io/bitnamilegacy/kubectl:1.33.4 */
   kubectlImage?: string;
   /**
    * The chart's images by key (apiServer, kubeControllerManager, etcd, cfssl, kubectl,
-   * aggregatedApiServer, controllerManager, scheduler, webhook), each pinned. @default KARMADA_DEFAULT_IMAGES
+   * aggregatedApiServer, controllerManager, scheduler, webhook), each pinned. @default karmadaDefaultImages(chartVersion)
    */
   images?: KarmadaImages;
   /**
@@ -132,7 +138,10 @@ export interface KarmadaControlPlaneArgs {
 /** The fields `checkKarmadaControlPlaneArgs` judges (no cluster handle is needed to check them). */
 export interface KarmadaControlPlaneCheckedArgs {
   helm?: Partial<
-    Pick<KarmadaHelmArgs, "endpoint" | "nodePort" | "kubectlImage" | "images" | "apiServerReadinessProbe">
+    Pick<
+      KarmadaHelmArgs,
+      "endpoint" | "nodePort" | "chartVersion" | "kubectlImage" | "images" | "apiServerReadinessProbe"
+    >
   >;
   existing?: { kubeconfig?: unknown; kubeconfigPath?: string };
 }
@@ -162,6 +171,19 @@ export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArg
       ]);
     }
     checkField(problems, "helm.nodePort", h.nodePort, checkNodePort);
+    if (h.chartVersion !== undefined && parseChartVersion(h.chartVersion) === undefined) {
+      problems.push([
+        "helm.chartVersion",
+        h.chartVersion,
+        `must be a Karmada chart version, v<major>.<minor>.<patch>, e.g. ${KARMADA_CHART_VERSION} (Karmada's chart versions carry the "v")`,
+      ]);
+    } else if (h.chartVersion !== undefined && !h.chartVersion.startsWith("v")) {
+      problems.push([
+        "helm.chartVersion",
+        h.chartVersion,
+        `must start with "v", e.g. v${h.chartVersion} (Karmada's chart versions carry the "v")`,
+      ]);
+    }
     checkField(problems, "helm.kubectlImage", h.kubectlImage, checkImageRef);
     const probe = h.apiServerReadinessProbe;
     if (probe !== undefined && probe !== false) {
@@ -180,7 +202,7 @@ export function checkKarmadaControlPlaneArgs(args: KarmadaControlPlaneCheckedArg
         checkImageRef(ref) ??
         (chartImageValues(ref)
           ? undefined
-          : "must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)");
+          : "must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.18.2 (the chart takes registry, repository and tag apart)");
       if (problem) problems.push([`helm.images.${key}`, ref, problem]);
     }
     if (h.kubectlImage !== undefined && h.images?.kubectl !== undefined) {
@@ -214,18 +236,20 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     super("iko-plus:karmada:KarmadaControlPlane", name, {}, opts);
     if (args.helm) {
       const h = args.helm;
+      const chartVersion = h.chartVersion ?? KARMADA_CHART_VERSION;
       const values = karmadaValues({
         nodePort: h.nodePort ?? 32443,
         extraCertHosts: [endpointHost(h.endpoint)],
         kubectlImage: h.kubectlImage,
         images: h.images,
+        chartVersion,
       });
       const chart =
         h.chartPath !== undefined
           ? { chart: h.chartPath }
           : {
               chart: "karmada",
-              version: h.chartVersion ?? KARMADA_CHART_VERSION,
+              version: chartVersion,
               repositoryOpts: { repo: KARMADA_CHART_REPO },
             };
       const probe = h.apiServerReadinessProbe ?? DEFAULT_APISERVER_READINESS;

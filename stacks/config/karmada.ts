@@ -60,6 +60,7 @@ export function readKarmada(
   const keys: Record<string, string | [string, unknown]> = {
     "helm.endpoint": "karmada.endpoint",
     "helm.nodePort": ["karmada.nodePort", k.nodePort],
+    "helm.chartVersion": "karmada.chartVersion",
     "helm.kubectlImage": "karmada.kubectlImage",
     "existing.kubeconfigPath": "karmada.kubeconfigPath",
     ...Object.fromEntries(KARMADA_IMAGE_KEYS.map((key) => [`helm.images.${key}`, `karmada.images.${key}`])),
@@ -94,7 +95,13 @@ export function readKarmada(
       }
     }
     problems = checkKarmadaControlPlaneArgs({
-      helm: { endpoint: cfg.endpoint, nodePort: givenNodePort, kubectlImage: cfg.kubectlImage, images },
+      helm: {
+        endpoint: cfg.endpoint,
+        nodePort: givenNodePort,
+        chartVersion: cfg.chartVersion,
+        kubectlImage: cfg.kubectlImage,
+        images,
+      },
     });
     // Only the images the chart can take go into the config; the others have their problem.
     if (images)

@@ -223,7 +223,21 @@ describe("fleet config", () => {
           images: { etcd: "etcd:3.6.5-0" },
         };
       },
-      'iko-plus:karmada.images.etcd: "etcd:3.6.5-0" must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.16.0 (the chart takes registry, repository and tag apart)',
+      'iko-plus:karmada.images.etcd: "etcd:3.6.5-0" must name its registry, e.g. docker.io/karmada/karmada-webhook:v1.18.2 (the chart takes registry, repository and tag apart)',
+    ],
+    [
+      "a Karmada chart version that is not vX.Y.Z",
+      (c) => {
+        c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", chartVersion: "1.18" };
+      },
+      'iko-plus:karmada.chartVersion: "1.18" must be a Karmada chart version, v<major>.<minor>.<patch>, e.g. v1.18.2 (Karmada\'s chart versions carry the "v")',
+    ],
+    [
+      "a Karmada chart version without its v",
+      (c) => {
+        c.karmada = { mode: "helm", host: "ikofett", endpoint: "https://127.0.0.1:32443", chartVersion: "1.16.0" };
+      },
+      'iko-plus:karmada.chartVersion: "1.16.0" must start with "v", e.g. v1.16.0 (Karmada\'s chart versions carry the "v")',
     ],
     [
       "an unknown Karmada image key",

@@ -54,6 +54,48 @@ function existingKarmada(name: string): KarmadaControlPlane {
 }
 
 describe("Karmada components under mocks", () => {
+  it("KarmadaControlPlane helm at chartVersion v1.16.0 (the upgrade source): that chart, its images and the SANs it lacks; a local chart is keyed by chartVersion too", async () => {
+    const n = registered.length;
+    const host = new KindCluster("fett116", { extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] });
+    const kp = new KarmadaControlPlane("kp116", {
+      helm: { host, endpoint: "https://127.0.0.1:32443", chartVersion: "v1.16.0" },
+    });
+    const local = new KarmadaControlPlane("kplocal", {
+      helm: { host, endpoint: "https://127.0.0.1:32443", chartPath: "/charts/karmada", chartVersion: "v1.16.0" },
+    });
+    await settle(kp, kp.release as pulumi.Resource, local.release as pulumi.Resource);
+    for (const [name, chart, version] of [
+      ["kp116-karmada", "karmada", "v1.16.0"],
+      ["kplocal-karmada", "/charts/karmada", undefined],
+    ] as const) {
+      const rel = one(since(n), "kubernetes:helm.sh/v3:Release", name);
+      const values = rel.inputs.values as {
+        karmadaImageVersion: string;
+        certs: { auto: { hosts: string[] } };
+        webhook: { image: { tag: string } };
+        etcd: { internal: { image: { tag: string } } };
+      };
+      assert.deepStrictEqual(
+        [
+          rel.inputs.chart,
+          rel.inputs.version,
+          values.karmadaImageVersion,
+          values.webhook.image.tag,
+          values.etcd.internal.image.tag,
+          values.certs.auto.hosts.filter((h) => h.includes("systemNamespace")),
+        ],
+        [
+          chart,
+          version,
+          "v1.16.0",
+          "v1.16.0",
+          "3.6.0-0",
+          ["*.{{ .Values.systemNamespace }}.svc.{{ .Values.clusterDomain }}", "*.{{ .Values.systemNamespace }}.svc"],
+        ],
+        name,
+      );
+    }
+  });
   it("KarmadaControlPlane helm: pinned release, NodePort and SAN before install, kubeconfig read back and rewritten", async () => {
     const n = registered.length;
     const host = new KindCluster("fett", { extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] });
@@ -62,7 +104,7 @@ describe("Karmada components under mocks", () => {
     const rel = one(since(n), "kubernetes:helm.sh/v3:Release", "kp-karmada");
     assert.deepStrictEqual(
       [rel.inputs.name, rel.inputs.namespace, rel.inputs.chart, rel.inputs.version, rel.inputs.createNamespace],
-      ["karmada", "karmada-host", "karmada", "v1.16.0", true],
+      ["karmada", "karmada-host", "karmada", "v1.18.2", true],
     );
     assert.deepStrictEqual(rel.inputs.repositoryOpts, {
       repo: "https://raw.githubusercontent.com/karmada-io/karmada/master/charts",

@@ -18,38 +18,151 @@ import {
   propagationPolicy,
   tokenSecret,
   karmadaValues,
+  karmadaChartDefaults,
+  karmadaDefaultImages,
+  chartAddsSystemNamespaceCertHosts,
+  parseChartVersion,
+  KARMADA_CHART_VERSION,
+  KARMADA_DEFAULT_IMAGES,
 } from "../../components/karmada";
 
-describe("karmada chart values (v1.16.0)", () => {
-  const hosts = [
+describe("karmada chart values (v1.18.2 by default, v1.16.0 as the upgrade source)", () => {
+  const chartHosts = [
     "kubernetes.default.svc",
     "*.etcd.{{ .Release.Namespace }}.svc.{{ .Values.clusterDomain }}",
     "*.{{ .Release.Namespace }}.svc.{{ .Values.clusterDomain }}",
     "*.{{ .Release.Namespace }}.svc",
     "localhost",
     "127.0.0.1",
+  ];
+  const systemNamespaceHosts = [
     "*.{{ .Values.systemNamespace }}.svc.{{ .Values.clusterDomain }}",
     "*.{{ .Values.systemNamespace }}.svc",
   ];
   const img = (registry: string, repository: string, tag: string) => ({ image: { registry, repository, tag } });
 
-  it("pins every image the chart runs, sets the NodePort, the SANs and our controller flags", () => {
-    assert.deepStrictEqual(karmadaValues({ nodePort: 32443, extraCertHosts: ["127.0.0.1", "karmada.example.com"] }), {
-      karmadaImageVersion: "v1.16.0",
-      apiServer: { serviceType: "NodePort", nodePort: 32443, ...img("registry.k8s.io", "kube-apiserver", "v1.34.1") },
-      certs: { mode: "auto", auto: { hosts: [...hosts, "karmada.example.com"] } },
+  it("v1.18.2 (the default): pins every image the chart runs, sets the NodePort, the SANs (the chart adds karmada-system's itself) and our controller flags", () => {
+    assert.strictEqual(KARMADA_CHART_VERSION, "v1.18.2");
+    const expected = {
+      karmadaImageVersion: "v1.18.2",
+      apiServer: { serviceType: "NodePort", nodePort: 32443, ...img("registry.k8s.io", "kube-apiserver", "v1.35.2") },
+      certs: { mode: "auto", auto: { hosts: [...chartHosts, "karmada.example.com"] } },
       cfssl: img("docker.io", "cfssl/cfssl", "v1.6.5"),
       kubectl: img("docker.io", "bitnamilegacy/kubectl", "1.33.4"),
-      etcd: { internal: img("registry.k8s.io", "etcd", "3.6.0-0") },
-      kubeControllerManager: img("registry.k8s.io", "kube-controller-manager", "v1.34.1"),
-      aggregatedApiServer: img("docker.io", "karmada/karmada-aggregated-apiserver", "v1.16.0"),
-      scheduler: img("docker.io", "karmada/karmada-scheduler", "v1.16.0"),
-      webhook: img("docker.io", "karmada/karmada-webhook", "v1.16.0"),
+      etcd: { internal: img("registry.k8s.io", "etcd", "3.6.6-0") },
+      kubeControllerManager: img("registry.k8s.io", "kube-controller-manager", "v1.35.2"),
+      aggregatedApiServer: img("docker.io", "karmada/karmada-aggregated-apiserver", "v1.18.2"),
+      scheduler: img("docker.io", "karmada/karmada-scheduler", "v1.18.2"),
+      webhook: img("docker.io", "karmada/karmada-webhook", "v1.18.2"),
       controllerManager: {
         extraCommandArgs: { controllers: "*,-unifiedAuth" },
-        ...img("docker.io", "karmada/karmada-controller-manager", "v1.16.0"),
+        ...img("docker.io", "karmada/karmada-controller-manager", "v1.18.2"),
       },
+    };
+    assert.deepStrictEqual(
+      karmadaValues({ nodePort: 32443, extraCertHosts: ["127.0.0.1", "karmada.example.com"] }),
+      expected,
+    );
+    assert.deepStrictEqual(
+      karmadaValues({ nodePort: 32443, extraCertHosts: ["127.0.0.1", "karmada.example.com"], chartVersion: "v1.18.2" }),
+      expected,
+    );
+  });
+
+  it("v1.16.0 (the upgrade source): its own image pins, and the karmada-system SANs it lacks", () => {
+    assert.deepStrictEqual(
+      karmadaValues({ nodePort: 32443, extraCertHosts: ["127.0.0.1", "karmada.example.com"], chartVersion: "v1.16.0" }),
+      {
+        karmadaImageVersion: "v1.16.0",
+        apiServer: { serviceType: "NodePort", nodePort: 32443, ...img("registry.k8s.io", "kube-apiserver", "v1.34.1") },
+        certs: { mode: "auto", auto: { hosts: [...chartHosts, ...systemNamespaceHosts, "karmada.example.com"] } },
+        cfssl: img("docker.io", "cfssl/cfssl", "v1.6.5"),
+        kubectl: img("docker.io", "bitnamilegacy/kubectl", "1.33.4"),
+        etcd: { internal: img("registry.k8s.io", "etcd", "3.6.0-0") },
+        kubeControllerManager: img("registry.k8s.io", "kube-controller-manager", "v1.34.1"),
+        aggregatedApiServer: img("docker.io", "karmada/karmada-aggregated-apiserver", "v1.16.0"),
+        scheduler: img("docker.io", "karmada/karmada-scheduler", "v1.16.0"),
+        webhook: img("docker.io", "karmada/karmada-webhook", "v1.16.0"),
+        controllerManager: {
+          extraCommandArgs: { controllers: "*,-unifiedAuth" },
+          ...img("docker.io", "karmada/karmada-controller-manager", "v1.16.0"),
+        },
+      },
+    );
+  });
+
+  it("keys the SANs by the chart's fix (#7624: v1.16.7, v1.17.4, v1.18.1 on); an unreadable version gets them from us", () => {
+    const adds = (v: string) => chartAddsSystemNamespaceCertHosts(v);
+    assert.deepStrictEqual(
+      [
+        "v1.15.9",
+        "v1.16.0",
+        "v1.16.6",
+        "v1.16.7",
+        "v1.17.3",
+        "v1.17.4",
+        "v1.18.0",
+        "v1.18.1",
+        "v1.18.2",
+        "v1.19.0",
+        "v2.0.0",
+      ].map(adds),
+      [false, false, false, true, false, true, false, true, true, true, true],
+    );
+    assert.deepStrictEqual(["1.18.2", "latest", "v1.18", "", "v1.18.2-rc.0"].map(adds), [
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    assert.deepStrictEqual(
+      (
+        karmadaValues({ nodePort: 30001, extraCertHosts: [], chartVersion: "main" }).certs as {
+          auto: { hosts: string[] };
+        }
+      ).auto.hosts,
+      [...chartHosts, ...systemNamespaceHosts],
+    );
+    assert.deepStrictEqual(
+      (
+        karmadaValues({ nodePort: 30001, extraCertHosts: [], chartVersion: "v1.17.4" }).certs as {
+          auto: { hosts: string[] };
+        }
+      ).auto.hosts,
+      chartHosts,
+    );
+  });
+
+  it("parses vX.Y.Z versions and takes the chart's own pins of the newest read version not newer than the one asked", () => {
+    assert.deepStrictEqual(parseChartVersion("v1.18.2"), [1, 18, 2]);
+    assert.deepStrictEqual(parseChartVersion("1.16.0"), [1, 16, 0]);
+    assert.strictEqual(parseChartVersion("v1.18"), undefined);
+    assert.strictEqual(parseChartVersion("v1.18.2-rc.0"), undefined);
+    const v116 = {
+      apiServer: "registry.k8s.io/kube-apiserver:v1.34.1",
+      kubeControllerManager: "registry.k8s.io/kube-controller-manager:v1.34.1",
+      etcd: "registry.k8s.io/etcd:3.6.0-0",
+    };
+    const v118 = {
+      apiServer: "registry.k8s.io/kube-apiserver:v1.35.2",
+      kubeControllerManager: "registry.k8s.io/kube-controller-manager:v1.35.2",
+      etcd: "registry.k8s.io/etcd:3.6.6-0",
+    };
+    assert.deepStrictEqual(
+      ["v1.16.0", "v1.18.2", "v1.17.4", "v1.18.1", "v1.19.0", "v1.15.0", "main"].map(karmadaChartDefaults),
+      [v116, v118, v116, v116, v118, v116, v116],
+    );
+    assert.deepStrictEqual(karmadaDefaultImages("v1.17.4"), {
+      ...v116,
+      cfssl: "docker.io/cfssl/cfssl:v1.6.5",
+      kubectl: "docker.io/bitnamilegacy/kubectl:1.33.4",
+      aggregatedApiServer: "docker.io/karmada/karmada-aggregated-apiserver:v1.17.4",
+      controllerManager: "docker.io/karmada/karmada-controller-manager:v1.17.4",
+      scheduler: "docker.io/karmada/karmada-scheduler:v1.17.4",
+      webhook: "docker.io/karmada/karmada-webhook:v1.17.4",
     });
+    assert.deepStrictEqual(KARMADA_DEFAULT_IMAGES, karmadaDefaultImages("v1.18.2"));
   });
 
   it("takes images by key (images.kubectl over kubectlImage) and rejects one without registry", () => {
