@@ -18,8 +18,33 @@ export interface ResourceSelector {
   kind: string;
   /** @default every object of the kind in the policy's namespace */
   name?: string;
-  /** @default the policy's namespace (namespaced policies select only their own namespace) */
+  /**
+   * Only the policy's own namespace: Karmada v1.17+ denies a (namespaced) PropagationPolicy or
+   * OverridePolicy whose selector names another namespace (pkg/util/validation
+   * validateResourceSelectors), and earlier versions never matched one. The builders below throw on it.
+   * @default the policy's namespace (Karmada's mutating webhook fills it in)
+   */
   namespace?: string;
+}
+
+/**
+ * Problems of a namespaced policy's resourceSelectors: one message per selector that names a
+ * namespace other than the policy's (Karmada v1.17+ denies the policy with "namespace of resource
+ * selector must be the same as the namespace of the policy"; v1.16 accepted it and selected nothing).
+ */
+export function resourceSelectorProblems(policyNamespace: string, selectors: ResourceSelector[]): string[] {
+  return selectors.flatMap((s, i) =>
+    s.namespace !== undefined && s.namespace !== policyNamespace
+      ? [
+          `resourceSelectors[${i}] (${s.kind} ${s.name ?? "*"}) names namespace "${s.namespace}", not the policy's "${policyNamespace}"; a namespaced policy selects only its own namespace (leave namespace out)`,
+        ]
+      : [],
+  );
+}
+
+function checkSelectors(kind: string, name: string, namespace: string, selectors: ResourceSelector[]): void {
+  const problems = resourceSelectorProblems(namespace, selectors);
+  if (problems.length > 0) throw new Error(`${kind} ${namespace}/${name}: ${problems.join("; ")}`);
 }
 
 export interface SpreadConstraint {
@@ -106,7 +131,7 @@ export interface ApplicationFailover {
   gracePeriodSeconds?: number;
 }
 
-/** `spec.failover` of a (Cluster)PropagationPolicy (policy.karmada.io/v1alpha1, Karmada v1.15/v1.16). */
+/** `spec.failover` of a (Cluster)PropagationPolicy (policy.karmada.io/v1alpha1, Karmada v1.15 to v1.18, unchanged). */
 export interface Failover {
   /** Application failover. @default off (left out) */
   application?: ApplicationFailover;
@@ -139,6 +164,7 @@ export function failoverBehavior(f: Failover): FailoverBehaviorSpec {
 }
 
 export function propagationPolicy(a: PropagationPolicyArgs): PropagationPolicy {
+  checkSelectors("PropagationPolicy", a.name, a.namespace, a.resourceSelectors);
   const spec: PropagationPolicy["spec"] = {
     resourceSelectors: a.resourceSelectors.map((s) => ({ ...s })),
     placement: placement(a.placement),
@@ -162,6 +188,10 @@ export interface PlaintextOverride {
   value?: unknown;
 }
 
+/**
+ * The only overrider written: `plaintext`. Karmada v1.18's webhook requires a `fieldOverrider` to set
+ * `json` or `yaml` (exactly one); none is written here, so nothing changes for v1.18.
+ */
 export interface OverridePolicyArgs {
   name: string;
   namespace: string;
@@ -173,6 +203,7 @@ export interface OverridePolicyArgs {
 }
 
 export function overridePolicy(a: OverridePolicyArgs): OverridePolicy {
+  checkSelectors("OverridePolicy", a.name, a.namespace, a.resourceSelectors);
   return {
     apiVersion: "policy.karmada.io/v1alpha1",
     kind: "OverridePolicy",

@@ -22,6 +22,7 @@ import {
   karmadaDefaultImages,
   chartAddsSystemNamespaceCertHosts,
   parseChartVersion,
+  resourceSelectorProblems,
   KARMADA_CHART_VERSION,
   KARMADA_DEFAULT_IMAGES,
 } from "../../components/karmada";
@@ -426,5 +427,59 @@ describe("karmada policies and interpreter: exact objects (pure)", () => {
     assert.strictEqual(irisClusterInterpreter().metadata.name, "iriscluster-interpreter");
     assert.match(HEALTH_LUA, /^function InterpretHealth\(observedObj\)/);
     assert.match(DEPENDENCIES_LUA, /^function GetDependencies\(desiredObj\)/);
+  });
+});
+
+describe("policy resourceSelectors stay in the policy's namespace (Karmada v1.17+ denies others)", () => {
+  const iris = { apiVersion: "intersystems.com/v1alpha1", kind: "IrisCluster", name: "mirror" };
+  it("resourceSelectorProblems: none for a left-out or equal namespace, one message per other namespace", () => {
+    assert.deepStrictEqual(resourceSelectorProblems("iris", [iris, { ...iris, namespace: "iris" }]), []);
+    assert.deepStrictEqual(
+      resourceSelectorProblems("iris", [
+        iris,
+        { apiVersion: "v1", kind: "Secret", name: "key", namespace: "default" },
+        { apiVersion: "v1", kind: "ConfigMap", namespace: "" },
+      ]),
+      [
+        'resourceSelectors[1] (Secret key) names namespace "default", not the policy\'s "iris"; a namespaced policy selects only its own namespace (leave namespace out)',
+        'resourceSelectors[2] (ConfigMap *) names namespace "", not the policy\'s "iris"; a namespaced policy selects only its own namespace (leave namespace out)',
+      ],
+    );
+  });
+  it("propagationPolicy and overridePolicy throw on such a selector, naming the policy", () => {
+    const other = { apiVersion: "v1", kind: "Secret", name: "key", namespace: "default" };
+    assert.throws(
+      () =>
+        propagationPolicy({
+          name: "p",
+          namespace: "iris",
+          resourceSelectors: [iris, other],
+          placement: { clusterNames: ["a"] },
+        }),
+      {
+        message:
+          'PropagationPolicy iris/p: resourceSelectors[1] (Secret key) names namespace "default", not the policy\'s "iris"; a namespaced policy selects only its own namespace (leave namespace out)',
+      },
+    );
+    assert.throws(
+      () =>
+        overridePolicy({
+          name: "o",
+          namespace: "iris",
+          resourceSelectors: [other],
+          target: { clusterNames: ["a"] },
+          plaintext: [],
+        }),
+      /^Error: OverridePolicy iris\/o: resourceSelectors\[0\] \(Secret key\) names namespace "default"/,
+    );
+    assert.deepStrictEqual(
+      propagationPolicy({
+        name: "p",
+        namespace: "iris",
+        resourceSelectors: [{ ...iris, namespace: "iris" }],
+        placement: { clusterNames: ["a"] },
+      }).spec.resourceSelectors,
+      [{ ...iris, namespace: "iris" }],
+    );
   });
 });
