@@ -1,6 +1,7 @@
 /**
- * Unit (real schemas): every Karmada object the pure builders return validates against the CRD
- * of Karmada v1.16.0 (test/fixtures/karmada-crds, copied from the Go module), with every object
+ * Unit (real schemas): every Karmada object the pure builders return validates against the CRDs
+ * of every supported Karmada version, v1.18.2 (the default) and v1.16.0 (the upgrade source)
+ * (test/fixtures/karmada-crds/<version>, copied from the Go modules), with every object
  * schema closed to unknown fields: the API server prunes a misspelt field silently, so a field
  * the CRD does not know is a bug here.
  */
@@ -15,9 +16,11 @@ import {
   notReadyTaintPolicy,
   overridePolicy,
   propagationPolicy,
+  KARMADA_CHART_VERSION,
+  KARMADA_SUPPORTED_CHART_VERSIONS,
 } from "../../components/karmada";
 
-const CRDS = path.resolve(__dirname, "../fixtures/karmada-crds");
+const CRDS_ROOT = path.resolve(__dirname, "../fixtures/karmada-crds");
 
 type Schema = Record<string, unknown>;
 
@@ -43,8 +46,8 @@ function mapValues(o: Schema, f: (v: unknown) => unknown): Schema {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 }
 
-/** The v1alpha1 schema of the CRD file for `kind`, closed. */
-function validatorFor(kind: string): (m: unknown) => string[] {
+/** The v1alpha1 schema of the CRD file for `kind` in `CRDS`, closed. */
+function validatorFor(CRDS: string, kind: string): (m: unknown) => string[] {
   const file = fs.readdirSync(CRDS).find((f) => {
     if (!f.endsWith(".yaml")) return false;
     const crd = YAML.parse(fs.readFileSync(path.join(CRDS, f), "utf8")) as { spec: { names: { kind: string } } };
@@ -150,68 +153,82 @@ const CASES: [string, Manifest][] = [
   ["ResourceInterpreterCustomization for IrisClusters", irisClusterInterpreter()],
 ];
 
-describe("Karmada objects against the real v1.16.0 CRDs (unit, real schemas)", () => {
-  const validators = new Map<string, (m: unknown) => string[]>();
-  const validate = (m: Manifest) => {
-    if (!validators.has(m.kind)) validators.set(m.kind, validatorFor(m.kind));
-    return (validators.get(m.kind) as (m: unknown) => string[])(m);
-  };
-
-  for (const [title, manifest] of CASES) {
-    it(`${title}: valid, no field the CRD does not know`, () => {
-      assert.deepStrictEqual(validate(manifest), []);
-    });
-  }
-
-  it("(control) a misspelt field, a wrong enum and a missing required field are refused", () => {
-    const good = propagationPolicy({
-      name: "p",
-      namespace: "iris",
-      resourceSelectors: [iris],
-      placement: targets.names,
-    });
-    const misspelt = JSON.parse(JSON.stringify(good)) as { spec: { placement: Record<string, unknown> } };
-    misspelt.spec.placement.clusterAfinity = misspelt.spec.placement.clusterAffinity;
-    delete misspelt.spec.placement.clusterAffinity;
-    assert.match(
-      validate(misspelt as unknown as Manifest).join("\n"),
-      /should NOT have additional properties.*clusterAfinity/,
-    );
-    const badEnum = JSON.parse(JSON.stringify(good)) as { spec: Record<string, unknown> };
-    badEnum.spec.conflictResolution = "Replace";
-    assert.match(
-      validate(badEnum as unknown as Manifest).join("\n"),
-      /conflictResolution should be equal to one of the allowed values/,
-    );
-    const noSelectors = JSON.parse(JSON.stringify(good)) as { spec: Record<string, unknown> };
-    delete noSelectors.spec.resourceSelectors;
-    assert.match(
-      validate(noSelectors as unknown as Manifest).join("\n"),
-      /should have required property 'resourceSelectors'/,
-    );
-  });
-
-  it("closedSchema closes object schemas with properties, and only those", () => {
-    assert.deepStrictEqual(
-      closedSchema({
-        type: "object",
-        properties: {
-          a: { type: "object", properties: { b: { type: "string" } } },
-          c: { type: "object", "x-kubernetes-preserve-unknown-fields": true, properties: {} },
-        },
-      }),
-      {
-        type: "object",
-        additionalProperties: false,
-        properties: {
-          a: { type: "object", additionalProperties: false, properties: { b: { type: "string" } } },
-          c: { type: "object", "x-kubernetes-preserve-unknown-fields": true, properties: {} },
-        },
-      },
-    );
-    assert.deepStrictEqual(closedSchema({ type: "object", additionalProperties: { type: "string" } }), {
-      type: "object",
-      additionalProperties: { type: "string" },
-    });
-  });
+it("has the CRDs of every supported version, the default among them", () => {
+  assert.deepStrictEqual(
+    fs
+      .readdirSync(CRDS_ROOT)
+      .filter((f) => f.startsWith("v"))
+      .sort(),
+    [...KARMADA_SUPPORTED_CHART_VERSIONS],
+  );
+  assert.ok((KARMADA_SUPPORTED_CHART_VERSIONS as readonly string[]).includes(KARMADA_CHART_VERSION));
 });
+
+for (const karmadaVersion of KARMADA_SUPPORTED_CHART_VERSIONS) {
+  const CRDS = path.join(CRDS_ROOT, karmadaVersion);
+  describe(`Karmada objects against the real ${karmadaVersion} CRDs (unit, real schemas)`, () => {
+    const validators = new Map<string, (m: unknown) => string[]>();
+    const validate = (m: Manifest) => {
+      if (!validators.has(m.kind)) validators.set(m.kind, validatorFor(CRDS, m.kind));
+      return (validators.get(m.kind) as (m: unknown) => string[])(m);
+    };
+
+    for (const [title, manifest] of CASES) {
+      it(`${title}: valid, no field the CRD does not know`, () => {
+        assert.deepStrictEqual(validate(manifest), []);
+      });
+    }
+
+    it("(control) a misspelt field, a wrong enum and a missing required field are refused", () => {
+      const good = propagationPolicy({
+        name: "p",
+        namespace: "iris",
+        resourceSelectors: [iris],
+        placement: targets.names,
+      });
+      const misspelt = JSON.parse(JSON.stringify(good)) as { spec: { placement: Record<string, unknown> } };
+      misspelt.spec.placement.clusterAfinity = misspelt.spec.placement.clusterAffinity;
+      delete misspelt.spec.placement.clusterAffinity;
+      assert.match(
+        validate(misspelt as unknown as Manifest).join("\n"),
+        /should NOT have additional properties.*clusterAfinity/,
+      );
+      const badEnum = JSON.parse(JSON.stringify(good)) as { spec: Record<string, unknown> };
+      badEnum.spec.conflictResolution = "Replace";
+      assert.match(
+        validate(badEnum as unknown as Manifest).join("\n"),
+        /conflictResolution should be equal to one of the allowed values/,
+      );
+      const noSelectors = JSON.parse(JSON.stringify(good)) as { spec: Record<string, unknown> };
+      delete noSelectors.spec.resourceSelectors;
+      assert.match(
+        validate(noSelectors as unknown as Manifest).join("\n"),
+        /should have required property 'resourceSelectors'/,
+      );
+    });
+
+    it("closedSchema closes object schemas with properties, and only those", () => {
+      assert.deepStrictEqual(
+        closedSchema({
+          type: "object",
+          properties: {
+            a: { type: "object", properties: { b: { type: "string" } } },
+            c: { type: "object", "x-kubernetes-preserve-unknown-fields": true, properties: {} },
+          },
+        }),
+        {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            a: { type: "object", additionalProperties: false, properties: { b: { type: "string" } } },
+            c: { type: "object", "x-kubernetes-preserve-unknown-fields": true, properties: {} },
+          },
+        },
+      );
+      assert.deepStrictEqual(closedSchema({ type: "object", additionalProperties: { type: "string" } }), {
+        type: "object",
+        additionalProperties: { type: "string" },
+      });
+    });
+  });
+}
