@@ -1,7 +1,7 @@
 /**
  * Pure manifests of a Push-mode join, with the exact names and fields `karmadactl join` uses
- * (read at karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names; the lab and the
- * kind tier join v1.16.0 with them).
+ * (read at karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names; unchanged in
+ * v1.16.0 and v1.18.2, which the lab and the kind tier join with them).
  */
 import { Namespace, PolicyRule, Secret } from "./manifests-types";
 import { Cluster } from "./types";

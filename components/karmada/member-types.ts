@@ -33,7 +33,7 @@ export interface KarmadaMemberArgs {
    * host is not in it. @default the server's host
    */
   agentTlsServerName?: string;
-  /** Pull mode: the karmada-agent image, pinned. @default docker.io/karmada/karmada-agent:v1.16.0 */
+  /** Pull mode: the karmada-agent image, pinned. @default docker.io/karmada/karmada-agent:v1.18.2 */
   agentImage?: string;
   /** The member's name in Karmada. @default the cluster handle's name */
   clusterName?: string;

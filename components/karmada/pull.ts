@@ -1,6 +1,7 @@
 /**
  * Pure manifests of a Pull-mode join: karmada-agent on the member, reaching the Karmada API with
- * its own credential. Read at karmada v1.16.0: pkg/karmadactl/register (the agent's RBAC in the
+ * its own credential. Read at karmada v1.16.0 and again at v1.18.2 (register and the agent's
+ * controllers unchanged but for the agent's log level, --v=4 to --v=2): pkg/karmadactl/register (the agent's RBAC in the
  * Karmada API, its Deployment and member-side objects), cmd/agent/app (what the agent calls),
  * pkg/util/credential.go and pkg/util/cluster.go (registration). Differences from
  * `karmadactl register`, each to scope the agent more tightly:
@@ -43,8 +44,8 @@ import { workNamespace } from "./works";
 export type SyncMode = "Push" | "Pull";
 export const SYNC_MODES: readonly SyncMode[] = ["Push", "Pull"];
 
-/** The agent's image, at the chart's version. */
-export const KARMADA_AGENT_IMAGE = "docker.io/karmada/karmada-agent:v1.16.0";
+/** The agent's image, at the chart's version (KARMADA_CHART_VERSION). */
+export const KARMADA_AGENT_IMAGE = "docker.io/karmada/karmada-agent:v1.18.2";
 /** The agent's Deployment, ServiceAccount and ClusterRole name on the member (names.KarmadaAgentComponentName). */
 export const AGENT = "karmada-agent";
 /** The agent's ServiceAccount on the member (register's KarmadaAgentServiceAccountName). */

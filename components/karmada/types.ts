@@ -1,5 +1,5 @@
 /**
- * The Karmada API objects this project writes (Karmada v1.16.0), typed with only the fields it
+ * The Karmada API objects this project writes (Karmada v1.18.2 and v1.16.0: the same fields), typed with only the fields it
  * sets, so a misspelt field does not compile. Written from the CRDs of the Go module
  * (`charts/karmada/_crds/bases`) and the Cluster type (`pkg/apis/cluster/v1alpha1`), and checked
  * against those CRDs' schemas, closed to unknown fields, in test/unit/karmada-schema.test.ts.

@@ -495,7 +495,7 @@ describe("unit (mocks): KarmadaMember in Pull mode", () => {
     assert.strictEqual(
       (dep.inputs.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0]
         .image,
-      "docker.io/karmada/karmada-agent:v1.16.0",
+      "docker.io/karmada/karmada-agent:v1.18.2",
     );
   });
 
