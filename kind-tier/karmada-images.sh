@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Karmada's chart and images for the kind tier, at the version lab/tools/karmada pins (v1.16.0):
+# Karmada's chart and images for the kind tier, at the version lab/tools/karmada pins (v1.18.2):
 # the chart folder (charts/karmada of the Go module, plus a stand-in of its `common` library
 # dependency) and the images its values name, built from binaries (Karmada's from lab/build.sh,
 # etcd and kubectl from kind-tier/build.sh, cfssl/cfssljson/etcdctl here from

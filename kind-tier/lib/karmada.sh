@@ -3,7 +3,7 @@
 # lib/images.sh; uses its CACHE, WORK_DIR, LOG_DIR, FORCE, die, record_time and the image helpers).
 #
 # The chart is charts/karmada of the Go module github.com/karmada-io/karmada at the version
-# lab/tools/karmada requires (v1.16.0). Its images are built from binaries, named as the chart's
+# lab/tools/karmada requires (v1.18.2). Its images are built from binaries, named as the chart's
 # values name them (docker.io/karmada/karmada-<component>:<version>, docker.io/cfssl/cfssl), and
 # pushed to the tier's mirror. kube-apiserver and kube-controller-manager are the node image's
 # preloaded registry.k8s.io images (KUBE_APISERVER_IMAGE, KUBE_CONTROLLER_MANAGER_IMAGE): the
@@ -78,8 +78,10 @@ karmada_images() {
   for spec in "${KARMADA_COMPONENTS[@]}"; do echo "${spec%%|*}=docker.io/karmada/${spec#*|}:$v"; done
   echo "cfssl=docker.io/cfssl/cfssl:$CFSSL_VERSION"
   echo "kubectl=docker.io/bitnamisecure/kubectl:${K8S_VERSION#v}"
-  # etcd's liveness probe runs `/bin/sh -ec 'etcdctl get ...'`: the node image's preloaded etcd
-  # (the static server only) has neither, so etcd would be restarted every 13 minutes.
+  # Chart v1.16.0's etcd liveness probe runs `/bin/sh -ec 'etcdctl get ...'`: the node image's
+  # preloaded etcd (the static server only) has neither, so etcd would be restarted every 13
+  # minutes. v1.18.2 probes /livez and /readyz on etcd's metrics port (2381) over HTTP instead, so
+  # this image serves either chart.
   echo "etcd=docker.io/iko-plus/karmada-etcd:3.6.5-0"
 }
 

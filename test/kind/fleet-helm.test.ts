@@ -1,7 +1,7 @@
 /**
  * kind tier: Kamino for real. `pulumi up` of the fleet stack in Helm mode on two real kind
  * clusters made by KindCluster: `ikofett` hosts Karmada installed by the real chart
- * (charts/karmada of github.com/karmada-io/karmada@v1.16.0, images built by
+ * (charts/karmada of github.com/karmada-io/karmada@v1.18.2, images built by
  * kind-tier/karmada-images.sh and pulled through the mirror), its API reached from this host
  * through the NodePort and kind's port mapping; `ikoclone` is joined in Push mode by its peer
  * endpoint. The IKO stand-in runs on both; the federated IrisCluster is reconciled on ikoclone.
@@ -58,7 +58,7 @@ function condition(
   return o?.status?.conditions?.find((c) => c.type === type);
 }
 
-describe("kind tier: fleet in Helm mode (the real Karmada v1.16.0 chart on ikofett, ikoclone joined in Push mode)", function () {
+describe("kind tier: fleet in Helm mode (the real Karmada v1.18.2 chart on ikofett, ikoclone joined in Push mode)", function () {
   // Each step builds on the one before: the first failure ends the run (the after hook still cleans up).
   stopAfterFirstFailure(this);
   let cli: PulumiCli;

@@ -1,6 +1,6 @@
 /**
  * kind tier: a Pull-mode member for real. The fleet stack on two one-node kind clusters:
- * `pull-host` runs Karmada from the real chart (v1.16.0, as fleet-helm.test.ts, its API on host
+ * `pull-host` runs Karmada from the real chart (v1.18.2, as fleet-helm.test.ts, its API on host
  * port 32301); `pull-member`'s API is made unreachable from pull-host (iptables DROP in the
  * pull-host node for the member node's address, port 6443, for the node and its pods), then the
  * member is joined in Pull mode: karmada-agent on it calls Karmada. It must become Ready and get

@@ -208,7 +208,7 @@ export function karmadaTierEnv(): Record<string, string> {
 
 /** The Karmada chart's release namespace on the tier's host clusters. */
 export const KARMADA_HOST_NAMESPACE = KARMADA_NAMESPACE;
-/** The Deployments the Karmada chart (v1.16.0) makes there. */
+/** The Deployments the Karmada chart (v1.18.2, the same in v1.16.0) makes there. */
 export const KARMADA_HOST_DEPLOYMENTS = [
   "karmada-aggregated-apiserver",
   "karmada-apiserver",
@@ -272,6 +272,7 @@ export function kindFleetConfig(
       endpoint: "https://127.0.0.1:32443",
       nodePort: 32443,
       chartPath: kenv.KARMADA_CHART_PATH,
+      chartVersion: kenv.KARMADA_VERSION,
       images: {
         apiServer: env.KUBE_APISERVER_IMAGE,
         kubeControllerManager: env.KUBE_CONTROLLER_MANAGER_IMAGE,
