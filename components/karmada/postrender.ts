@@ -14,7 +14,8 @@
  *   200 on its pod. Headless, the name resolves to the Ready pods' addresses, which the CNI routes:
  *   no translation, nothing to leak.
  * - **The apiserver's readiness probe, retimed.** The chart hard-codes it at
- *   `initialDelaySeconds: 10, periodSeconds: 10` (karmada-apiserver.yaml, chart v1.16.0). Until the
+ *   `initialDelaySeconds: 10, periodSeconds: 10` (karmada-apiserver.yaml, charts v1.16.0 and
+ *   v1.18.2; `helm template` of both with our values, post-rendered, checked 2026-12-06). Until the
  *   apiserver is Ready its Service routes nowhere, so every other component, the chart's jobs and
  *   the NodePort from the Pulumi host wait up to 10 s longer than the apiserver takes to start.
  */

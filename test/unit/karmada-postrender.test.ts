@@ -35,8 +35,8 @@ const PATCH = {
 /** What KarmadaControlPlane's post-renderer does by default. */
 const PARAMS = { probe: PATCH, headlessServices: ["karmada-aggregated-apiserver"] };
 
-// The chart's karmada-apiserver Deployment as Helm renders it (v1.16.0, trimmed to what the patch
-// reads), with a Service and a Deployment of the same container name that must pass untouched.
+// The chart's karmada-apiserver Deployment as Helm renders it (v1.16.0; v1.18.2 renders the same
+// probe and Service; trimmed to what the patch reads), with a Service and a Deployment of the same container name that must pass untouched.
 const RENDERED = `---
 # Source: karmada/templates/karmada-apiserver.yaml
 apiVersion: v1
