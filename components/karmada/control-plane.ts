@@ -61,6 +61,12 @@ export interface KarmadaHandle {
    * Karmada); an existing Karmada's from its CA. Stamped on every object put in it.
    */
   readonly identity: pulumi.Output<string>;
+  /**
+   * The Karmada version its control plane runs, e.g. `v1.18.2`: in Helm mode the chart's version.
+   * A Pull member's karmada-agent defaults to the same version, so a Karmada upgrade moves the
+   * agents with it. Not known (undefined) for an existing Karmada.
+   */
+  readonly version?: string;
   /** What must exist before objects go into the Karmada API. */
   readonly readyGate: pulumi.Resource[];
   /**
@@ -222,6 +228,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
   declare public readonly endpoint: pulumi.Output<string>;
   declare public readonly provider: k8s.Provider;
   declare public readonly identity: pulumi.Output<string>;
+  declare public readonly version: string | undefined;
   declare public readonly readyGate: pulumi.Resource[];
   /** Helm mode: the release. */
   declare public readonly release: k8s.helm.v3.Release | undefined;
@@ -237,6 +244,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
     if (args.helm) {
       const h = args.helm;
       const chartVersion = h.chartVersion ?? KARMADA_CHART_VERSION;
+      this.version = chartVersion;
       const values = karmadaValues({
         nodePort: h.nodePort ?? 32443,
         extraCertHosts: [endpointHost(h.endpoint)],

@@ -33,7 +33,10 @@ export interface KarmadaMemberArgs {
    * host is not in it. @default the server's host
    */
   agentTlsServerName?: string;
-  /** Pull mode: the karmada-agent image, pinned. @default docker.io/karmada/karmada-agent:v1.18.2 */
+  /**
+   * Pull mode: the karmada-agent image, pinned. @default `docker.io/karmada/karmada-agent:<v>` at
+   * the Karmada control plane's version (`karmada.version`; v1.18.2 for an existing Karmada)
+   */
   agentImage?: string;
   /** The member's name in Karmada. @default the cluster handle's name */
   clusterName?: string;

@@ -11,7 +11,7 @@ import {
   AGENT,
   AGENT_KUBECONFIG_SECRET,
   AGENT_SERVICE_ACCOUNT,
-  KARMADA_AGENT_IMAGE,
+  karmadaAgentImage,
   agentDeployment,
   agentKarmadaRbac,
   agentKubeconfig,
@@ -166,7 +166,7 @@ export function declarePullJoin(join: Join): {
   const d = pulumi.output(member.peerEndpoint).apply((apiEndpoint) =>
     agentDeployment({
       cluster,
-      image: args.agentImage ?? KARMADA_AGENT_IMAGE,
+      image: args.agentImage ?? karmadaAgentImage(args.karmada.version),
       apiEndpoint,
       provider: args.provider,
       region: args.region,

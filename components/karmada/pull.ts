@@ -38,14 +38,19 @@ import {
   Subject,
 } from "./manifests-types";
 import { Cluster } from "./types";
+import { KARMADA_CHART_VERSION } from "./values";
 import { workNamespace } from "./works";
 
 /** How Karmada and a member talk: Push (Karmada calls the member's API) or Pull (karmada-agent on the member calls Karmada). */
 export type SyncMode = "Push" | "Pull";
 export const SYNC_MODES: readonly SyncMode[] = ["Push", "Pull"];
 
+/** Karmada's agent image at `version` (Karmada's own tags, e.g. `v1.18.2`). */
+export function karmadaAgentImage(version: string = KARMADA_CHART_VERSION): string {
+  return `docker.io/karmada/karmada-agent:${version}`;
+}
 /** The agent's image, at the chart's version (KARMADA_CHART_VERSION). */
-export const KARMADA_AGENT_IMAGE = "docker.io/karmada/karmada-agent:v1.18.2";
+export const KARMADA_AGENT_IMAGE = karmadaAgentImage();
 /** The agent's Deployment, ServiceAccount and ClusterRole name on the member (names.KarmadaAgentComponentName). */
 export const AGENT = "karmada-agent";
 /** The agent's ServiceAccount on the member (register's KarmadaAgentServiceAccountName). */

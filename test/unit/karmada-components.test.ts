@@ -96,6 +96,44 @@ describe("Karmada components under mocks", () => {
       );
     }
   });
+  it("a Pull member's agent runs the Karmada control plane's version unless pinned (a Karmada upgrade moves it); an existing Karmada's version is not known", async () => {
+    const n = registered.length;
+    const host = new KindCluster("fettver", { extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] });
+    const member = new KindCluster("pullver", {});
+    const agentImage = (name: string) =>
+      (
+        one(since(n), "kubernetes:apps/v1:Deployment", name).inputs.spec as {
+          template: { spec: { containers: { image: string }[] } };
+        }
+      ).template.spec.containers[0].image;
+    const declared: pulumi.Resource[] = [];
+    for (const [name, chartVersion, pinned] of [
+      ["kv116", "v1.16.0", undefined],
+      ["kvdefault", undefined, undefined],
+      ["kvpinned", "v1.16.0", "docker.io/karmada/karmada-agent:v1.18.2"],
+    ] as const) {
+      const kp = new KarmadaControlPlane(name, {
+        helm: { host, endpoint: "https://127.0.0.1:32443", ...(chartVersion ? { chartVersion } : {}) },
+      });
+      const m = new KarmadaMember(`${name}-m`, {
+        karmada: kp,
+        member,
+        syncMode: "Pull",
+        ...(pinned ? { agentImage: pinned } : {}),
+      });
+      declared.push(kp, m);
+    }
+    await settle(...declared);
+    assert.deepStrictEqual(
+      [agentImage("kv116-m-agent"), agentImage("kvdefault-m-agent"), agentImage("kvpinned-m-agent")],
+      [
+        "docker.io/karmada/karmada-agent:v1.16.0",
+        "docker.io/karmada/karmada-agent:v1.18.2",
+        "docker.io/karmada/karmada-agent:v1.18.2",
+      ],
+    );
+    assert.strictEqual(existingKarmada("kvexisting").version, undefined);
+  });
   it("KarmadaControlPlane helm: pinned release, NodePort and SAN before install, kubeconfig read back and rewritten", async () => {
     const n = registered.length;
     const host = new KindCluster("fett", { extraPortMappings: [{ containerPort: 32443, hostPort: 32443 }] });
