@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Karmada's chart and images for the kind tier, at the version lab/tools/karmada pins (v1.18.2):
+# Karmada's chart and images for the kind tier, at the version lab/tools/karmada pins (v1.18.2)
+# and at each version the tier upgrades from (KARMADA_UPGRADE_SOURCES in lib/karmada.sh, v1.16.0):
 # the chart folder (charts/karmada of the Go module, plus a stand-in of its `common` library
 # dependency) and the images its values name, built from binaries (Karmada's from lab/build.sh,
 # etcd and kubectl from kind-tier/build.sh, cfssl/cfssljson/etcdctl here from
@@ -9,8 +10,10 @@
 # Usage: bash kind-tier/karmada-images.sh build    build what changed (needs a Docker engine)
 #        bash kind-tier/karmada-images.sh images   print the image names, one per line
 #        bash kind-tier/karmada-images.sh push     push them to the mirror (registry.sh push)
-#        bash kind-tier/karmada-images.sh chart    print the chart folder (karmada.chartPath)
-# Writes $CACHE/karmada-images.env: KARMADA_VERSION, KARMADA_CHART_PATH, KARMADA_IMAGE_<KEY>.
+#        bash kind-tier/karmada-images.sh chart [v] print the chart folder (karmada.chartPath; default version)
+#        bash kind-tier/karmada-images.sh versions print the versions, the default first
+# Writes $CACHE/karmada-images.env: KARMADA_VERSION, KARMADA_CHART_PATH, KARMADA_IMAGE_<KEY>,
+# KARMADA_UPGRADE_SOURCES and KARMADA_CHART_PATH_<V> of each.
 set -euo pipefail
 TIER_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib/go-build.sh
@@ -30,18 +33,30 @@ record_time() { printf '%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1" 
 # shellcheck source-path=SCRIPTDIR source=lib/karmada.sh
 . "$TIER_DIR/lib/karmada.sh"
 
+# Every version's images, each once.
+all_images() {
+  local v
+  for v in $(karmada_versions); do use_karmada_version "$v"; karmada_images | sed 's/^[^=]*=//'; done | awk '!seen[$0]++'
+}
+
 case "${1:-}" in
   build)
     start=$SECONDS
+    # The default's binaries are the lab's (lab/build.sh); an upgrade source's are built here.
     bash "$TIER_DIR/../lab/build.sh" "${KARMADA_BINARIES[@]}"
     # etcd, kubectl and the rootfs come from kind-tier/build.sh (not run here: it rewrites
     # kind-tier.env, which other runs may be reading); build_karmada_images says what is missing.
-    build_karmada_chart
-    build_karmada_images
+    for v in $(karmada_versions); do
+      use_karmada_version "$v"
+      build_karmada_binaries
+      build_karmada_chart
+      build_karmada_images
+    done
     write_karmada_env
     echo "karmada-images.sh: done in $((SECONDS - start))s (env file: $CACHE/karmada-images.env)" ;;
-  images) karmada_images | sed 's/^[^=]*=//' ;;
-  push) mapfile -t imgs < <(karmada_images | sed 's/^[^=]*=//'); bash "$TIER_DIR/registry.sh" push "${imgs[@]}" ;;
-  chart) karmada_chart_dir ;;
+  images) all_images ;;
+  push) mapfile -t imgs < <(all_images); bash "$TIER_DIR/registry.sh" push "${imgs[@]}" ;;
+  chart) [[ -n ${2:-} ]] && use_karmada_version "$2"; karmada_chart_dir ;;
+  versions) karmada_versions ;;
   *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac

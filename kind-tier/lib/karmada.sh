@@ -2,15 +2,20 @@
 # Karmada's chart and its images for the kind tier (sourced by kind-tier/karmada-images.sh after
 # lib/images.sh; uses its CACHE, WORK_DIR, LOG_DIR, FORCE, die, record_time and the image helpers).
 #
-# The chart is charts/karmada of the Go module github.com/karmada-io/karmada at the version
-# lab/tools/karmada requires (v1.18.2). Its images are built from binaries, named as the chart's
-# values name them (docker.io/karmada/karmada-<component>:<version>, docker.io/cfssl/cfssl), and
-# pushed to the tier's mirror. kube-apiserver and kube-controller-manager are the node image's
+# The chart is charts/karmada of the Go module github.com/karmada-io/karmada, at the version
+# lab/tools/karmada requires (v1.18.2, the default) and at each version the tier upgrades from
+# (KARMADA_UPGRADE_SOURCES, v1.16.0: its components built here from kind-tier/tools/karmada-<v>).
+# Its images are built from binaries, named as the chart's values name them
+# (docker.io/karmada/karmada-<component>:<version>, docker.io/cfssl/cfssl), and pushed to the
+# tier's mirror; cfssl, kubectl and etcd are one image each for every version. kube-apiserver and kube-controller-manager are the node image's
 # preloaded registry.k8s.io images (KUBE_APISERVER_IMAGE, KUBE_CONTROLLER_MANAGER_IMAGE): the
 # chart's values point at those tags, nothing is built for them.
 
 LAB_KARMADA_MODDIR=$TIER_DIR/../lab/tools/karmada
 LAB_CACHE=${IKO_LAB_CACHE:-$HOME/.cache/iko-plus-lab}
+# Versions a running Karmada moves from to the default by `pulumi up` (test/kind/karmada-upgrade.test.ts),
+# each with its tools module kind-tier/tools/karmada-<v>.
+KARMADA_UPGRADE_SOURCES=(v1.16.0)
 KARMADA_LABEL=io.iko-plus.source-hash
 CFSSL_VERSION=v1.6.5
 # Shells (the scripts are `/bin/sh -c "bash <<EOF ..."`), coreutils, sed, grep, curl (the
@@ -55,12 +60,50 @@ build_tool() { # NAME: build a KARMADA_TOOLS binary unless cached
   record_time "$1" "$(mod_version "$KARMADA_TOOLS_DIR/go.mod" "$vmod")" "$((SECONDS - start))"
 }
 
-karmada_version() { mod_version "$LAB_KARMADA_MODDIR/go.mod" github.com/karmada-io/karmada; }
-karmada_module_dir() {
-  (cd "$LAB_KARMADA_MODDIR" && go mod download github.com/karmada-io/karmada && go list -m -f '{{.Dir}}' github.com/karmada-io/karmada)
+# The version the functions below work on: the default (lab/tools/karmada's, whose binaries
+# lab/build.sh builds into the lab's cache) unless use_karmada_version chose an upgrade source.
+KARMADA_MODDIR=$LAB_KARMADA_MODDIR
+KARMADA_BIN_ROOT=$LAB_CACHE/bin
+use_karmada_version() { # V: the default's version or one of KARMADA_UPGRADE_SOURCES
+  local v
+  if [[ $1 == "$(mod_version "$LAB_KARMADA_MODDIR/go.mod" github.com/karmada-io/karmada)" ]]; then
+    KARMADA_MODDIR=$LAB_KARMADA_MODDIR; KARMADA_BIN_ROOT=$LAB_CACHE/bin; return 0
+  fi
+  for v in "${KARMADA_UPGRADE_SOURCES[@]}"; do
+    [[ $v == "$1" ]] && { KARMADA_MODDIR=$TIER_DIR/tools/karmada-$v; KARMADA_BIN_ROOT=$CACHE/bin; return 0; }
+  done
+  die "Karmada $1 is neither lab/tools/karmada's version nor one of KARMADA_UPGRADE_SOURCES (${KARMADA_UPGRADE_SOURCES[*]})"
 }
-karmada_bin() { # the lab's cached binary NAME (lab/build.sh builds it)
-  echo "$LAB_CACHE/bin/karmada-$(karmada_version)/$1"
+karmada_versions() { # the default first, then the upgrade sources
+  mod_version "$LAB_KARMADA_MODDIR/go.mod" github.com/karmada-io/karmada
+  printf '%s\n' "${KARMADA_UPGRADE_SOURCES[@]}"
+}
+karmada_version() { mod_version "$KARMADA_MODDIR/go.mod" github.com/karmada-io/karmada; }
+karmada_module_dir() {
+  (cd "$KARMADA_MODDIR" && go mod download github.com/karmada-io/karmada && go list -m -f '{{.Dir}}' github.com/karmada-io/karmada)
+}
+karmada_bin() { # the cached binary NAME of the current version
+  echo "$KARMADA_BIN_ROOT/karmada-$(karmada_version)/$1"
+}
+
+# build_karmada_binaries: an upgrade source's components, built from its tools module with the
+# flags lab/build.sh gives the default's (the default's are lab/build.sh's own).
+build_karmada_binaries() {
+  local spec bin v out start
+  [[ $KARMADA_MODDIR == "$LAB_KARMADA_MODDIR" ]] && return 0
+  v=$(karmada_version)
+  for spec in "${KARMADA_COMPONENTS[@]}"; do
+    bin=${spec#*|}; out=$(karmada_bin "$bin")
+    if [[ -x $out && $FORCE != 1 ]]; then echo "cached: $bin $v"; continue; fi
+    mkdir -p "$(dirname "$out")" "$LOG_DIR"
+    printf 'building %s %s ... ' "$bin" "$v"; start=$SECONDS
+    if ! (cd "$KARMADA_MODDIR" && nice -n 10 go build -trimpath \
+      -ldflags "-s -w -X github.com/karmada-io/karmada/pkg/version.gitVersion=$v -X github.com/karmada-io/karmada/pkg/version.gitTreeState=clean" \
+      -o "$out.tmp" "github.com/karmada-io/karmada/cmd/${bin#karmada-}") >"$LOG_DIR/$bin-$v.log" 2>&1; then
+      echo "FAILED (log: $LOG_DIR/$bin-$v.log)"; tail -n 25 "$LOG_DIR/$bin-$v.log" | sed 's/^/    /'; rm -f "$out.tmp"; return 1
+    fi
+    mv -f "$out.tmp" "$out"; echo "done in $((SECONDS - start))s"; record_time "$bin" "$v" "$((SECONDS - start))"
+  done
 }
 # Karmada's own components: the chart's image value key (agent: ours) | binary.
 KARMADA_COMPONENTS=(
@@ -71,11 +114,15 @@ KARMADA_COMPONENTS=(
   "agent|karmada-agent" # not the chart's: Pull members run it (KarmadaMember syncMode Pull)
 )
 
-# karmada_images: "key=image" lines, the chart's value key and the image name.
+# karmada_images: "key=image" lines, the chart's value key and the image name (the current
+# version's components, then the images every version shares).
 karmada_images() {
   local v spec
   v=$(karmada_version)
   for spec in "${KARMADA_COMPONENTS[@]}"; do echo "${spec%%|*}=docker.io/karmada/${spec#*|}:$v"; done
+  karmada_shared_images
+}
+karmada_shared_images() {
   echo "cfssl=docker.io/cfssl/cfssl:$CFSSL_VERSION"
   echo "kubectl=docker.io/bitnamisecure/kubectl:${K8S_VERSION#v}"
   # Chart v1.16.0's etcd liveness probe runs `/bin/sh -ec 'etcdctl get ...'`: the node image's
@@ -85,14 +132,18 @@ karmada_images() {
   echo "etcd=docker.io/iko-plus/karmada-etcd:3.6.5-0"
 }
 
-# karmada_inputs_hash: the images' inputs (this file, the binaries' cache paths, the packages).
+# karmada_inputs_hash KEY: an image's inputs (this file and, for a component of the current
+# version, its binaries' cache paths; for the shared ones the helper binaries and the packages).
 karmada_inputs_hash() {
   local spec
   {
     cat "$TIER_DIR/lib/karmada.sh"
-    for spec in "${KARMADA_COMPONENTS[@]}"; do karmada_bin "${spec#*|}"; done
-    for spec in cfssl cfssljson etcdctl etcd kubectl; do tool_bin "$spec"; done
-    echo "${KARMADA_JOB_PACKAGES[*]}"
+    case $1 in
+      cfssl | kubectl | etcd)
+        for spec in cfssl cfssljson etcdctl etcd kubectl; do tool_bin "$spec"; done
+        echo "${KARMADA_JOB_PACKAGES[*]}" ;;
+      *) for spec in "${KARMADA_COMPONENTS[@]}"; do karmada_bin "${spec#*|}"; done ;;
+    esac
   } | sha256sum | cut -c1-16
 }
 
@@ -115,7 +166,7 @@ build_karmada_chart() {
   install -m 0644 "$TIER_DIR/images/karmada-common/Chart.yaml" "$dir.tmp/charts/common/Chart.yaml"
   install -m 0644 "$TIER_DIR/images/karmada-common/_images.tpl" "$dir.tmp/charts/common/templates/_images.tpl"
   install -m 0644 "$TIER_DIR/images/karmada-common/README.md" "$dir.tmp/charts/common/README.md"
-  for old in "$CACHE"/charts/karmada-*; do [[ -d $old && $old != "$dir" && $old != "$dir.tmp" ]] && rm -rf "$old"; done
+  for old in "$CACHE"/charts/karmada-"$(karmada_version)"-*; do [[ -d $old && $old != "$dir" && $old != "$dir.tmp" ]] && rm -rf "$old"; done
   rm -rf "$dir" && mv "$dir.tmp" "$dir"
   echo "karmada-chart $dir"
 }
@@ -125,22 +176,23 @@ build_karmada_images() {
   local hash line key image have t root tarball start n missing=() spec bin
   need_docker
   for spec in "${KARMADA_COMPONENTS[@]}"; do [[ -x $(karmada_bin "${spec#*|}") ]] || missing+=("${spec#*|}"); done
-  ((${#missing[@]} == 0)) || die "missing lab binaries ${missing[*]} (bash lab/build.sh ${missing[*]})"
+  ((${#missing[@]} == 0)) || die "missing Karmada $(karmada_version) binaries ${missing[*]} (bash kind-tier/karmada-images.sh build)"
   for n in cfssl cfssljson etcdctl; do build_tool "$n" || return 1; done
   for n in etcd kubectl; do [[ -x $(tool_bin "$n") ]] || die "missing $(tool_bin "$n") (bash kind-tier/build.sh $n)"; done
-  hash=$(karmada_inputs_hash)
   local -a todo=()
   while IFS= read -r line; do
     image=${line#*=}
+    hash=$(karmada_inputs_hash "${line%%=*}")
     have=$(docker image inspect --format "{{ index .Config.Labels \"$KARMADA_LABEL\" }}" "$image" 2>/dev/null || true)
     if [[ $have == "$hash" && $FORCE != 1 ]]; then echo "cached: $image ($(image_size "$image"))"; else todo+=("$line"); fi
   done < <(karmada_images)
   ((${#todo[@]} == 0)) && return 0
   start=$SECONDS
   t=$WORK_DIR/karmada-img
-  local label="LABEL $KARMADA_LABEL=$hash" path_env='ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+  local label path_env='ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
   for line in "${todo[@]}"; do
     key=${line%%=*}; image=${line#*=}
+    label="LABEL $KARMADA_LABEL=$(karmada_inputs_hash "$key")"
     case $key in
       cfssl | kubectl)
         if [[ -z ${root-} ]]; then
@@ -174,20 +226,28 @@ build_karmada_images() {
   rm -rf "$t" "${root-}"
   # Replaced builds (now untagged) go, so Docker's store holds one of each.
   docker image prune -f --filter "label=$KARMADA_LABEL" >/dev/null
-  echo "karmada-images done in $((SECONDS - start))s"
-  record_time karmada-images "$hash" "$((SECONDS - start))"
+  echo "karmada-images $(karmada_version) done in $((SECONDS - start))s"
+  record_time karmada-images "$(karmada_version)" "$((SECONDS - start))"
 }
 
-# write_karmada_env: $CACHE/karmada-images.env, KEY=value lines for tests and users.
+# write_karmada_env: $CACHE/karmada-images.env, KEY=value lines for tests and users: the
+# default version's chart and images, and per upgrade source <v> its chart
+# (KARMADA_CHART_PATH_<V>, e.g. KARMADA_CHART_PATH_V1_16_0) listed in KARMADA_UPGRADE_SOURCES.
 write_karmada_env() {
-  local out=$CACHE/karmada-images.env n image
+  local out=$CACHE/karmada-images.env n image v
   {
     echo "# Written by kind-tier/karmada-images.sh. Source it or parse KEY=value lines."
+    use_karmada_version "$(karmada_versions | head -n 1)"
     echo "KARMADA_VERSION=$(karmada_version)"
     echo "KARMADA_CHART_PATH=$(karmada_chart_dir)"
     while IFS='=' read -r n image; do
       n=$(sed -E 's/([a-z])([A-Z])/\1_\2/g' <<<"$n"); echo "KARMADA_IMAGE_${n^^}=$image"
     done < <(karmada_images)
+    echo "KARMADA_UPGRADE_SOURCES=${KARMADA_UPGRADE_SOURCES[*]}"
+    for v in "${KARMADA_UPGRADE_SOURCES[@]}"; do
+      use_karmada_version "$v"
+      n=${v^^}; echo "KARMADA_CHART_PATH_${n//./_}=$(karmada_chart_dir)"
+    done
   } >"$out.tmp"
   mv -f "$out.tmp" "$out"
 }
