@@ -13,6 +13,7 @@
  * The credentials are a secret input and output, as in MemberWorksGone. Only Node built-ins and
  * the pure functions below run in the provider process.
  */
+import * as crypto from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeconfigCredentials } from "../kubeconfig";
 import { karmadaRequest } from "./works-provider";
@@ -57,16 +58,76 @@ export interface KarmadaApiReadyInputs {
    * dry-run create succeeds). Without it, admission is not waited for.
    */
   admission?: boolean;
+  /**
+   * Wait until every Deployment and StatefulSet in `namespace` of the host cluster (Karmada's
+   * chart's) has rolled out: its current spec observed, every replica updated and available. The
+   * chart is installed without Helm's wait, so after an upgrade the old pods may still serve the
+   * checks above. Without it, no rollout is waited for.
+   */
+  rollout?: { host: KubeconfigCredentials; namespace: string };
+  /**
+   * What the wait is for: a hash of the chart and its values (`releaseRevision`). A new one (an
+   * upgrade, a values change) makes the next `up` wait again. Without it, only a change of the
+   * checks does.
+   */
+  revision?: string;
   timeoutSeconds: number;
 }
 
 /** What a wait checks, by key: each group, `lease <namespace>/<name>`, and `admission`. */
-export function apiReadyChecks(inputs: Pick<KarmadaApiReadyInputs, "groups" | "leases" | "admission">): string[] {
+export function apiReadyChecks(
+  inputs: Pick<KarmadaApiReadyInputs, "groups" | "leases" | "admission" | "rollout">,
+): string[] {
   return [
+    ...(inputs.rollout ? ["rollout"] : []),
     ...inputs.groups,
     ...(inputs.leases ?? []).map((l) => `lease ${l}`),
     ...(inputs.admission ? ["admission"] : []),
   ];
+}
+
+/** A short hash of a Helm release's chart and values: the `revision` of its waits. */
+export function releaseRevision(chart: unknown, values: unknown): string {
+  return crypto.createHash("sha256").update(JSON.stringify({ chart, values })).digest("hex").slice(0, 16);
+}
+
+interface Workload {
+  metadata?: { name?: string; generation?: number };
+  spec?: { replicas?: number };
+  status?: {
+    observedGeneration?: number;
+    replicas?: number;
+    updatedReplicas?: number;
+    availableReplicas?: number;
+    readyReplicas?: number;
+    currentRevision?: string;
+    updateRevision?: string;
+  };
+}
+
+/**
+ * 200 when every Deployment and StatefulSet (as the API listed them) has rolled out: its current
+ * generation observed, every replica updated and available (a StatefulSet: ready, and its current
+ * revision the update revision); else what the first one that has not is doing.
+ */
+export function rolloutStatus(deployments: unknown, statefulSets: unknown): number | string {
+  const items = (list: unknown) => ((list as { items?: Workload[] } | undefined)?.items ?? []) as Workload[];
+  for (const [kind, w] of [
+    ...items(deployments).map((d) => ["deployment", d] as const),
+    ...items(statefulSets).map((d) => ["statefulset", d] as const),
+  ]) {
+    const want = w.spec?.replicas ?? 1;
+    const st = w.status ?? {};
+    const name = `${kind} ${w.metadata?.name}`;
+    if ((st.observedGeneration ?? 0) < (w.metadata?.generation ?? 0)) return `${name}: its new spec not yet observed`;
+    if ((st.updatedReplicas ?? 0) < want) return `${name}: ${st.updatedReplicas ?? 0} of ${want} replicas updated`;
+    const available = kind === "deployment" ? st.availableReplicas : st.readyReplicas;
+    if ((available ?? 0) < want || (st.replicas ?? 0) > want)
+      return `${name}: ${available ?? 0} of ${want} replicas available, ${st.replicas ?? 0} running`;
+    if (kind === "statefulset" && st.currentRevision !== st.updateRevision)
+      return `${name}: rolling to ${st.updateRevision}`;
+  }
+  return 200;
 }
 
 /** The checks of `checks` whose answer was anything but 200 (by `status`: check → HTTP status or what went wrong). */
@@ -130,14 +191,26 @@ export function apiReadyTimeoutMessage(
     (g) => typeof status[g] === "string" && /bad status from https:\/\//.test(status[g] as string),
   );
   return (
-    `the Karmada API at ${server} was not ready within ${seconds} s of the chart's install: ${what}; ` +
+    `the Karmada API at ${server} was not ready within ${seconds} s of the chart's install or upgrade: ${what}; ` +
     (foreign
       ? "a server other than karmada-aggregated-apiserver answered its discovery check (a proxy or host on the network answering for that address, or a Service that is not headless as KarmadaControlPlane makes it); check `kubectl -n karmada-host get svc karmada-aggregated-apiserver` shows CLUSTER-IP None and that its pod is Ready, then run up again"
       : "check the chart's karmada-static-resource Job, karmada-aggregated-apiserver, the controllers and karmada-webhook on the host (kubectl -n karmada-host get jobs,pods), then run up again")
   );
 }
 
-async function checkOnce(k: KubeconfigCredentials, check: string): Promise<number | string | undefined> {
+async function checkOnce(
+  k: KubeconfigCredentials,
+  check: string,
+  rollout?: KarmadaApiReadyInputs["rollout"],
+): Promise<number | string | undefined> {
+  if (check === "rollout" && rollout) {
+    const ns = rollout.namespace;
+    const d = await karmadaRequest(rollout.host, `/apis/apps/v1/namespaces/${ns}/deployments`);
+    const s = await karmadaRequest(rollout.host, `/apis/apps/v1/namespaces/${ns}/statefulsets`);
+    if (d.status !== 200) return d.status ?? d.error;
+    if (s.status !== 200) return s.status ?? s.error;
+    return rolloutStatus(d.body, s.body);
+  }
   if (check.startsWith("lease ")) {
     const [ns, name] = check.slice("lease ".length).split("/");
     const r = await karmadaRequest(k, `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${name}`);
@@ -172,7 +245,7 @@ export async function waitForKarmadaApi(inputs: KarmadaApiReadyInputs, pollMs = 
   const checks = apiReadyChecks(inputs);
   const status: Record<string, number | string | undefined> = {};
   for (;;) {
-    for (const c of missingGroups(checks, status)) status[c] = await checkOnce(inputs.karmada, c);
+    for (const c of missingGroups(checks, status)) status[c] = await checkOnce(inputs.karmada, c, inputs.rollout);
     const missing = missingGroups(checks, status);
     if (missing.length === 0) return;
     const elapsed = (Date.now() - start) / 1000;
@@ -188,9 +261,9 @@ export class KarmadaApiReadyProvider implements pulumi.dynamic.ResourceProvider 
     olds: KarmadaApiReadyInputs,
     news: KarmadaApiReadyInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
-    const changed = (["karmada", "groups", "leases", "admission", "timeoutSeconds"] as const).some(
-      (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
-    );
+    const changed = (
+      ["karmada", "groups", "leases", "admission", "rollout", "revision", "timeoutSeconds"] as const
+    ).some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
     return { changes: changed, replaces: [], deleteBeforeReplace: false };
   }
 
@@ -222,8 +295,8 @@ export class KarmadaApiReady extends pulumi.dynamic.Resource {
     super(
       API_READY_PROVIDER,
       name,
-      { ...args, karmada: pulumi.secret(args.karmada) },
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "karmada"] },
+      { ...args, karmada: pulumi.secret(args.karmada), rollout: args.rollout && pulumi.secret(args.rollout) },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "karmada", "rollout"] },
       "iko-plus-karmada",
       "KarmadaApiReady",
     );

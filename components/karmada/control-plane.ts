@@ -24,6 +24,7 @@ import {
   KARMADA_APISERVER_GROUPS,
   KARMADA_CONTROLLER_LEASES,
   KarmadaApiReady,
+  releaseRevision,
 } from "./api-ready";
 import {
   ArgProblem,
@@ -313,9 +314,22 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
       const credentials = this.kubeconfig.apply((t) =>
         kubeconfigCredentials(t, "the Karmada kubeconfig", (f) => fs.readFileSync(f, "utf8")),
       );
+      // The chart goes in without Helm's wait: after an upgrade the old pods may still answer.
+      // The first wait sees the release's Deployments and StatefulSet rolled out on the host; a
+      // new chart or values (the revision) makes both waits run again.
+      const revision = releaseRevision(chart, values);
+      const hostCredentials = h.host.kubeconfig.apply((t) =>
+        kubeconfigCredentials(t, "the Karmada host's kubeconfig", (f) => fs.readFileSync(f, "utf8")),
+      );
       this.apiServing = new KarmadaApiReady(
         `${name}-api-serving`,
-        { karmada: credentials, groups: KARMADA_APISERVER_GROUPS, timeoutSeconds: h.timeoutSeconds ?? 900 },
+        {
+          karmada: credentials,
+          groups: KARMADA_APISERVER_GROUPS,
+          rollout: pulumi.output(hostCredentials).apply((host) => ({ host, namespace: KARMADA_NAMESPACE })),
+          revision,
+          timeoutSeconds: h.timeoutSeconds ?? 900,
+        },
         { parent: this, dependsOn: [this.release] },
       );
       this.apiReady = new KarmadaApiReady(
@@ -325,6 +339,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource implements Kar
           groups: KARMADA_API_GROUPS,
           leases: KARMADA_CONTROLLER_LEASES,
           admission: true,
+          revision,
           timeoutSeconds: h.apiReadyTimeoutSeconds ?? DEFAULT_API_READY_TIMEOUT_SECONDS,
         },
         { parent: this, dependsOn: [this.apiServing] },

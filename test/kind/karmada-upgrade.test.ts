@@ -206,7 +206,10 @@ describe(`kind tier: Karmada upgraded ${FROM} -> ${TO} by config and up, a Push 
       while (polling) {
         const t = Date.now();
         for (const m of MEMBERS) {
-          const o = (await maybe(() => karmada.custom.getClusterCustomObject(clusterObj(m)))) as Obj | undefined;
+          // The Karmada API itself restarts in the upgrade: an error counts as not Ready.
+          const o = (await karmada.custom.getClusterCustomObject(clusterObj(m)).catch(() => undefined)) as
+            | Obj
+            | undefined;
           if (!ready(o)) notReady[m] += 1;
         }
         await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - t))));

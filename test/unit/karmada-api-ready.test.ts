@@ -15,6 +15,8 @@ import {
   apiServiceProblem,
   leaseStatus,
   missingGroups,
+  releaseRevision,
+  rolloutStatus,
   waitForKarmadaApi,
 } from "../../components/karmada";
 import { generateFleetCa } from "../../components/tls/ca";
@@ -26,7 +28,7 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
         "cluster.karmada.io/v1alpha1":
           "HTTP 503; APIService v1alpha1.cluster.karmada.io: FailedDiscoveryCheck: failing or missing response from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: bad status from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: 404",
       }),
-      "the Karmada API at https://127.0.0.1:32443 was not ready within 300 s of the chart's install: cluster.karmada.io/v1alpha1 (HTTP 503; APIService v1alpha1.cluster.karmada.io: FailedDiscoveryCheck: failing or missing response from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: bad status from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: 404); " +
+      "the Karmada API at https://127.0.0.1:32443 was not ready within 300 s of the chart's install or upgrade: cluster.karmada.io/v1alpha1 (HTTP 503; APIService v1alpha1.cluster.karmada.io: FailedDiscoveryCheck: failing or missing response from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: bad status from https://karmada-aggregated-apiserver.karmada-host.svc.cluster.local:443/apis/cluster.karmada.io/v1alpha1: 404); " +
         "a server other than karmada-aggregated-apiserver answered its discovery check (a proxy or host on the network answering for that address, or a Service that is not headless as KarmadaControlPlane makes it); check `kubectl -n karmada-host get svc karmada-aggregated-apiserver` shows CLUSTER-IP None and that its pod is Ready, then run up again",
     );
   });
@@ -64,7 +66,7 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
           "lease kube-system/kube-controller-manager": "no holder yet",
         },
       ),
-      "the Karmada API at https://127.0.0.1:32443 was not ready within 300 s of the chart's install: cluster.karmada.io/v1alpha1 (HTTP 503), work.karmada.io/v1alpha2 (https://127.0.0.1:32443: connect ECONNREFUSED), x/v1 (no answer), lease kube-system/kube-controller-manager (no holder yet); " +
+      "the Karmada API at https://127.0.0.1:32443 was not ready within 300 s of the chart's install or upgrade: cluster.karmada.io/v1alpha1 (HTTP 503), work.karmada.io/v1alpha2 (https://127.0.0.1:32443: connect ECONNREFUSED), x/v1 (no answer), lease kube-system/kube-controller-manager (no holder yet); " +
         "check the chart's karmada-static-resource Job, karmada-aggregated-apiserver, the controllers and karmada-webhook on the host (kubectl -n karmada-host get jobs,pods), then run up again",
     );
   });
@@ -124,10 +126,66 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
     await assert.rejects(
       waitForKarmadaApi({ karmada, groups: ["cluster.karmada.io/v1alpha1"], timeoutSeconds: 0 }, 10),
       (e: Error) =>
-        /was not ready within 0 s of the chart.s install: cluster\.karmada\.io\/v1alpha1 \(https:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/.test(
+        /was not ready within 0 s of the chart.s install or upgrade: cluster\.karmada\.io\/v1alpha1 \(https:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/.test(
           e.message,
         ) && !e.message.includes("secret-token-value"),
     );
+  });
+
+  it("a rollout is done when every Deployment and StatefulSet has observed its spec, updated and made available every replica", () => {
+    const dep = (name: string, st: Record<string, unknown>, generation = 2, replicas = 1) => ({
+      metadata: { name, generation },
+      spec: { replicas },
+      status: st,
+    });
+    const done = { observedGeneration: 2, replicas: 1, updatedReplicas: 1, availableReplicas: 1 };
+    const sts = (st: Record<string, unknown>) => ({
+      items: [{ metadata: { name: "etcd", generation: 3 }, spec: { replicas: 1 }, status: st }],
+    });
+    const stsDone = {
+      observedGeneration: 3,
+      replicas: 1,
+      updatedReplicas: 1,
+      readyReplicas: 1,
+      currentRevision: "e-2",
+      updateRevision: "e-2",
+    };
+    assert.strictEqual(rolloutStatus({ items: [dep("a", done)] }, sts(stsDone)), 200);
+    assert.strictEqual(rolloutStatus({ items: [] }, { items: [] }), 200);
+    for (const [st, why] of [
+      [{ ...done, observedGeneration: 1 }, "deployment a: its new spec not yet observed"],
+      [{ ...done, updatedReplicas: 0 }, "deployment a: 0 of 1 replicas updated"],
+      [{ ...done, availableReplicas: 0 }, "deployment a: 0 of 1 replicas available, 1 running"],
+      [{ ...done, replicas: 2 }, "deployment a: 1 of 1 replicas available, 2 running"],
+    ] as const)
+      assert.strictEqual(rolloutStatus({ items: [dep("a", st)] }, sts(stsDone)), why);
+    assert.strictEqual(
+      rolloutStatus({ items: [dep("a", done)] }, sts({ ...stsDone, currentRevision: "e-1" })),
+      "statefulset etcd: rolling to e-2",
+    );
+    assert.strictEqual(
+      rolloutStatus({ items: [dep("a", done)] }, sts({ ...stsDone, readyReplicas: 0 })),
+      "statefulset etcd: 0 of 1 replicas available, 1 running",
+    );
+  });
+
+  it("checks the rollout first when asked; a release's revision changes with its chart or values only", () => {
+    assert.deepStrictEqual(
+      apiReadyChecks({
+        groups: ["a/v1"],
+        rollout: { host: { server: "https://h", insecure: true }, namespace: "karmada-host" },
+      }),
+      ["rollout", "a/v1"],
+    );
+    const chart = { chart: "/charts/karmada-v1.16.0" };
+    const values = { karmadaImageVersion: "v1.16.0" };
+    assert.match(releaseRevision(chart, values), /^[0-9a-f]{16}$/);
+    assert.strictEqual(releaseRevision(chart, values), releaseRevision({ ...chart }, { ...values }));
+    assert.notStrictEqual(
+      releaseRevision(chart, values),
+      releaseRevision({ chart: "/charts/karmada-v1.18.2" }, values),
+    );
+    assert.notStrictEqual(releaseRevision(chart, values), releaseRevision(chart, { karmadaImageVersion: "v1.18.2" }));
   });
 
   it("the provider waits again only when its inputs change", async () => {
@@ -142,6 +200,8 @@ describe("KarmadaApiReady (the wait for the Karmada API's groups)", () => {
       (await p.diff("karmada-api", a, { ...a, karmada: { server: "https://127.0.0.1:2", insecure: false } })).changes,
       true,
     );
+    // An upgrade (a new chart or values: a new revision) waits again.
+    assert.strictEqual((await p.diff("karmada-api", { ...a, revision: "r1" }, { ...a, revision: "r2" })).changes, true);
   });
 });
 
@@ -223,6 +283,44 @@ describe("unit: KarmadaApiReady against a fake Karmada API (HTTPS)", function ()
       posted,
       [ADMISSION_PROBE, ADMISSION_PROBE],
       "the probe policy, as a dry run (nothing stored)",
+    );
+  });
+
+  it("with a rollout, waits first until the host's Deployments and StatefulSets in the namespace have rolled out (asked of the host)", async () => {
+    requests.length = 0;
+    const deps = "/apis/apps/v1/namespaces/karmada-host/deployments";
+    const stss = "/apis/apps/v1/namespaces/karmada-host/statefulsets";
+    const rolling = {
+      items: [
+        {
+          metadata: { name: "cm", generation: 2 },
+          spec: { replicas: 1 },
+          status: { observedGeneration: 2, replicas: 2, updatedReplicas: 1, availableReplicas: 1 },
+        },
+      ],
+    };
+    const rolled = {
+      items: [
+        {
+          metadata: { name: "cm", generation: 2 },
+          spec: { replicas: 1 },
+          status: { observedGeneration: 2, replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+        },
+      ],
+    };
+    answers = { [deps]: [rolling, rolled], [stss]: [{ items: [] }], "/apis/a/v1": [{}] };
+    await waitForKarmadaApi(
+      {
+        karmada: karmada(),
+        groups: ["a/v1"],
+        rollout: { host: karmada(), namespace: "karmada-host" },
+        timeoutSeconds: 30,
+      },
+      10,
+    );
+    assert.deepStrictEqual(
+      requests.map((r) => `${r.method} ${r.url}`),
+      [`GET ${deps}`, `GET ${stss}`, "GET /apis/a/v1", `GET ${deps}`, `GET ${stss}`],
     );
   });
 

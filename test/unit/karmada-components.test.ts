@@ -194,7 +194,18 @@ describe("Karmada components under mocks", () => {
     };
     const serving = byName("kp-api-serving");
     const ready = byName("kp-api-ready");
-    assert.deepStrictEqual(ready.additionalSecretOutputs, ["karmada"], "the Karmada credentials are a secret output");
+    assert.deepStrictEqual(
+      ready.additionalSecretOutputs,
+      ["karmada", "rollout"],
+      "the Karmada and host credentials are secret outputs",
+    );
+    // The serving wait also sees the chart's workloads rolled out on the host (its credentials
+    // secret); both waits carry the release's revision, so an upgrade makes them wait again.
+    const rollout = unwrapSecret(serving.inputs.rollout);
+    assert.ok(rollout.secret, "the host's credentials are secret");
+    assert.strictEqual((rollout.value as { namespace: string }).namespace, "karmada-host");
+    assert.match(String(serving.inputs.revision), /^[0-9a-f]{16}$/);
+    assert.strictEqual(ready.inputs.revision, serving.inputs.revision);
     assert.ok(
       serving.dependencies.some((d) => d.endsWith("::kp-karmada")),
       "the serving wait after the release",
