@@ -1,6 +1,7 @@
 /**
  * The iko-plus policies, each wired to its pure rule in policy/rules/ (index.ts makes them a pack).
- * Every policy is mandatory; a violation fails the preview or update.
+ * Every policy is mandatory (a violation fails the preview or update) but `clusters-protected`,
+ * which is advisory (a warning) and has a mandatory twin for production-tagged stacks.
  */
 import {
   ReportViolation,
@@ -16,6 +17,7 @@ import { PINNED_IMAGES, unpinnedImages } from "./rules/images";
 import { REMOTE_IKO_WEBHOOKS_OFF, remoteIkoWebhooks } from "./rules/iko-webhooks";
 import { LICENSED_IRIS_NEEDS_LICENSE_KEY, missingLicenseKeys } from "./rules/license";
 import { PLACEMENT_NAMES_JOINED_CLUSTERS, unjoinedPlacements } from "./rules/placement";
+import { CLUSTERS_PROTECTED, PRODUCTION_CLUSTERS_PROTECTED, unprotectedClusters } from "./rules/protection";
 import { PolicyResource, StackFinding } from "./rules/values";
 import { policyResource } from "./sdk";
 
@@ -65,6 +67,19 @@ export function ikoPlusPolicies(): (ResourceValidationPolicy | StackValidationPo
       name: PRODUCTION_GKE_DELETION_PROTECTION,
       description: "GKE clusters keep deletion protection on in stacks tagged iko-plus:environment=production.",
       validateResource: resourceRule((r, args) => unprotectedProductionGke(r, args.stackTags)),
+    },
+    {
+      name: CLUSTERS_PROTECTED,
+      description:
+        "kind and GKE clusters and Karmada joins are protected, so a change that would replace or delete them (and everything on them) fails the preview.",
+      enforcementLevel: "advisory",
+      validateResource: resourceRule((r, args) => unprotectedClusters(r, args.stackTags, false)),
+    },
+    {
+      name: PRODUCTION_CLUSTERS_PROTECTED,
+      description:
+        "In stacks tagged iko-plus:environment=production, kind and GKE clusters and Karmada joins are protected.",
+      validateResource: resourceRule((r, args) => unprotectedClusters(r, args.stackTags, true)),
     },
     {
       name: CILIUM_MESH_UNIQUE_CLUSTERS,

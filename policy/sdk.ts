@@ -112,6 +112,14 @@ export function policyResource(r: {
   urn: string;
   props: unknown;
   provider?: { urn: string };
+  opts?: { protect?: boolean };
 }): PolicyResource {
-  return { type: r.type, name: r.name, urn: r.urn, provider: r.provider?.urn, props: policyProps(r.props) };
+  return {
+    type: r.type,
+    name: r.name,
+    urn: r.urn,
+    provider: r.provider?.urn,
+    props: policyProps(r.props),
+    ...(r.opts?.protect !== undefined ? { protect: r.opts.protect } : {}),
+  };
 }

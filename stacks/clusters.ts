@@ -94,6 +94,7 @@ function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
       nodeCount: c.gke.nodeCount,
       machineType: c.gke.machineType,
       deletionProtection: c.gke.deletionProtection,
+      protect: c.protect,
       role: c.key,
     });
   }
@@ -107,6 +108,7 @@ function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
       disableDefaultCNI: c.cilium.enabled,
       extraPortMappings: c.extraPortMappings,
       registryMirror: env.registryMirror,
+      protect: c.protect,
       role: c.key,
     });
   } else {

@@ -147,6 +147,7 @@ export function fleetStack(cfg: FleetConfig, env: FleetEnv): FleetOutputs {
           zones: c.join?.zones,
           labels: c.join?.labels,
           access: c.join?.access,
+          protect: c.protect,
           dependsOn: memberReady.get(c.name),
           propagated: propagated[c.name],
           waitRegistersAfter: afterPropagated,

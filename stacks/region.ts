@@ -65,6 +65,7 @@ export function regionStack(cfg: RegionConfig, env: ClusterEnv): RegionOutputs {
     region: cfg.region,
     zones: cfg.zones,
     labels: m.labels,
+    protect: m.protect,
     dependsOn: ready,
   });
   return {

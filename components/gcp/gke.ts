@@ -35,6 +35,14 @@ export interface GkeClusterArgs {
   releaseChannel?: "RAPID" | "REGULAR" | "STABLE";
   /** Refuse to delete the cluster (set false before `pulumi destroy`). @default true */
   deletionProtection?: boolean;
+  /**
+   * Protects the cluster in Pulumi (`protect`): a change that would replace it (location, a
+   * setting GKE cannot change in place) or delete it fails `preview` and `up` before anything is
+   * touched, where `deletionProtection` only stops GCP's delete once Pulumi has started. Set it
+   * false and run `up` to make such a change on purpose. @default not protected (unless the
+   * component itself is, by Pulumi's `protect` option)
+   */
+  protect?: boolean;
   /** An explicit GCP provider. @default one made for this cluster, for `project` */
   gcpProvider?: gcp.Provider;
   /**
@@ -147,7 +155,7 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
         releaseChannel: { channel: args.releaseChannel ?? "REGULAR" },
         deletionProtection: args.deletionProtection ?? true,
       },
-      onGcp,
+      { ...onGcp, protect: args.protect },
     );
     this.nodePool = new gcp.container.NodePool(
       `${name}-nodes`,

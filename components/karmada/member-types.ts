@@ -80,6 +80,14 @@ export interface KarmadaMemberArgs {
    * @default the wait is registered as soon as the Cluster exists
    */
   waitRegistersAfter?: Promise<unknown>;
+  /**
+   * Protects the join, the member's Cluster object in Karmada (Pulumi's `protect`): a change that
+   * would replace it (a new member cluster, a new name) or delete it, which makes Karmada remove
+   * everything it propagated to the member, fails `preview` and `up` before anything is touched,
+   * and so does `destroy`. Set it false and run `up` to unjoin on purpose. @default not protected
+   * (unless the component itself is, by Pulumi's `protect` option)
+   */
+  protect?: boolean;
   /** How long destroy waits for those Works while the member is not Ready before it fails, keeping the member joined. @default 120 */
   worksTimeoutSeconds?: number;
   /** How long it waits while the member is Ready (Karmada retries a failed delete after up to 1000 s). @default 1020 */

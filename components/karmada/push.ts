@@ -78,7 +78,7 @@ export function declareClusterObject(
         .all([args.member.peerEndpoint, kubeSystem.metadata.uid])
         .apply(([apiEndpoint, id]) => specOf({ apiEndpoint, id, provider, region, zones })),
     },
-    clusterOptions(self, joinInKarmada(args), dependsOn),
+    { ...clusterOptions(self, joinInKarmada(args), dependsOn), protect: args.protect },
   );
 }
 

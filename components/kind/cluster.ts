@@ -37,6 +37,16 @@ export interface KindClusterArgs extends KindConfigArgs {
    * and deletes the cluster. @default 300 seconds
    */
   readyTimeoutSeconds?: number;
+  /**
+   * Protects the cluster (Pulumi's `protect`): a change that would replace it (node image,
+   * subnets, workers, kube-proxy mode, mirror, name) or delete it fails `preview` and `up` with
+   * "unable to replace resource ... as it is currently marked for protection", before anything is
+   * touched, and so does `destroy`. To make such a change on purpose, set it false and run `up`
+   * first. @default not protected (unless the component itself is, by Pulumi's `protect`
+   * option): a change that replaces the cluster replaces it, and everything on it (IrisClusters,
+   * operator, joins) with it
+   */
+  protect?: boolean;
 }
 
 /** Default of `readyTimeoutSeconds`. */
@@ -118,7 +128,7 @@ export class KindCluster extends pulumi.ComponentResource implements ClusterHand
         nodeFiles: args.registryMirror ? mirrorNodeFiles(args.registryMirror) : [],
         readyTimeoutSeconds: args.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS,
       },
-      { parent: this },
+      { parent: this, protect: args.protect },
     );
     this.kubeconfig = pulumi.secret(cluster.kubeconfig);
     this.peerKubeconfig = pulumi.secret(cluster.peerKubeconfig);

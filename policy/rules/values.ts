@@ -36,6 +36,8 @@ export interface PolicyResource {
   provider?: string;
   /** Inputs (resource policies) or outputs (stack policies). */
   props: PolicyObject;
+  /** Pulumi's `protect` option on the resource, when the engine gave its options. */
+  protect?: boolean;
 }
 
 /** A stack policy's finding: the resource it concerns and the message. */

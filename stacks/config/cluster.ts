@@ -18,6 +18,11 @@ export interface ClusterConfig {
   kubeconfigPath?: string;
   /** The secret config key holding the kubeconfig contents (source kubeconfig). */
   kubeconfigSecretKey?: string;
+  /**
+   * Protect the cluster (kind or GKE) and its Karmada join from replacement and deletion
+   * (KindCluster, GkeCluster and KarmadaMember `protect`).
+   */
+  protect: boolean;
   kind: {
     workers: number;
     nodeImage?: string;
@@ -55,6 +60,7 @@ const CLUSTER_KEYS = [
   "name",
   "source",
   "kubeconfigPath",
+  "protect",
   "workers",
   "nodeImage",
   "kubeProxyMode",
@@ -173,6 +179,7 @@ export function readCluster(
     source,
     kubeconfigPath,
     kubeconfigSecretKey: source === "kubeconfig" && secretKubeconfig !== undefined ? secretKey : undefined,
+    protect: r.boolean(`${key}.protect`, obj.protect, false),
     kind: {
       workers,
       nodeImage,

@@ -1,6 +1,6 @@
 /**
  * The policy pack (policy/) run by the lab's real Pulumi CLI: `pulumi preview --policy-pack
- * policy`. A program that breaks all seven rules (test/fixtures/policy-bad), in a stack tagged
+ * policy`. A program that breaks every mandatory rule (test/fixtures/policy-bad), in a stack tagged
  * iko-plus:environment=production, fails with each rule's message, and its twins that keep the
  * rules stay silent; previews of the lab stacks (lab-wfh, lab-fleet) report no violation. Three
  * previews in all (each costs seconds on 2 cores). The bad program's GKE clusters go to a
@@ -193,8 +193,26 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
       );
     });
 
-    it("reports nothing else (14 violations in all)", () => {
-      assert.strictEqual(violations.length, 14, violations.map((v) => `${v.policy} ${v.name}`).join("\n"));
+    it("production-clusters-protected: fires on an unprotected kind cluster, GKE cluster and Karmada join in the production-tagged stack; silent on protected ones; the advisory twin stays silent there", () => {
+      assert.deepStrictEqual(
+        of("production-clusters-protected")
+          .map((v) => `${v.type}: ${v.name}`)
+          .sort(),
+        [
+          "gcp:container/cluster:Cluster: unprotected-gke",
+          "kubernetes:cluster.karmada.io/v1alpha1:Cluster: ikoclone-cluster",
+          "pulumi-nodejs:dynamic/kind:Cluster: unprotected-kind",
+        ],
+      );
+      assert.match(
+        of("production-clusters-protected").find((v) => v.name === "unprotected-kind")?.message ?? "",
+        /^pulumi-nodejs:dynamic\/kind:Cluster "unprotected-kind" \(kind cluster "unprotected-kind"\) is not protected: .*KindCluster's protect arg\./,
+      );
+      assert.deepStrictEqual(of("clusters-protected"), []);
+    });
+
+    it("reports nothing else (17 violations in all)", () => {
+      assert.strictEqual(violations.length, 17, violations.map((v) => `${v.policy} ${v.name}`).join("\n"));
     });
   });
 
@@ -204,12 +222,16 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
       for (const s of stacks) await s.remove();
     });
 
-    async function previewClean(stack: LabStack): Promise<void> {
+    /** A preview that passes the pack; returns its violations as `level policy name`. */
+    async function previewPasses(stack: LabStack): Promise<string[]> {
       const res = await cli.run(["preview", "--stack", stack.name, "--policy-pack", "policy"]);
       assert.strictEqual(res.code, 0, tail(res));
-      assert.match(res.stdout, /✅ iko-plus@v0\.1\.0 \(local: policy\)/, tail(res));
-      assert.deepStrictEqual(parseViolations(res.stdout), []);
+      assert.match(res.stdout, /(✅|⚠️) iko-plus@v0\.1\.0 \(local: policy\)/, tail(res));
       assert.doesNotMatch(res.stdout + res.stderr, /can't run policy/);
+      return parseViolations(res.stdout).map((v) => `${v.level} ${v.policy} ${v.name}`);
+    }
+    async function previewClean(stack: LabStack): Promise<void> {
+      assert.deepStrictEqual(await previewPasses(stack), []);
     }
 
     it("lab-wfh: a preview reports no violation", async () => {
@@ -222,11 +244,12 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
       await previewClean(stack);
     });
 
-    it("lab-fleet: a preview reports no violation", async () => {
+    it("lab-fleet, ikoclone protected by config (clusters[0].protect): the preview passes with one advisory, clusters-protected on ikogke's join only", async () => {
       const base = YAML.parse(fs.readFileSync(path.join(REPO, "Pulumi.lab-fleet.yaml"), "utf8")).config;
       const clusters = (base["iko-plus:clusters"] as { name: string; kubeconfigPath: string }[]).map((c) => ({
         ...c,
         kubeconfigPath: labKubeconfigPath(c.name),
+        ...(c.name === "ikoclone" ? { protect: true } : {}),
       }));
       const stack = new LabStack(cli, "labtest-policy-fleet", "Pulumi.lab-fleet.yaml", {
         "iko-plus:clusters": clusters,
@@ -252,7 +275,7 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
         "shhhhSecretData",
         JSON.stringify({ password: "policy-test" }),
       ]);
-      await previewClean(stack);
+      assert.deepStrictEqual(await previewPasses(stack), ["advisory clusters-protected ikogke-member-cluster"]);
     });
   });
 });

@@ -47,6 +47,7 @@ describe("wfh config", () => {
       source: "kind",
       kubeconfigPath: undefined,
       kubeconfigSecretKey: undefined,
+      protect: false,
       kind: {
         workers: 1,
         nodeImage: undefined,
@@ -106,6 +107,12 @@ describe("wfh config", () => {
     assert.strictEqual(cfg.home.source, "kubeconfig");
     assert.strictEqual(cfg.home.cilium.enabled, false);
     assert.strictEqual(cfg.work.kubeconfigSecretKey, "workKubeconfig");
+  });
+
+  it("protect: reads work.protect (the cluster and its join are protected), false when unset", () => {
+    const cfg = validateWfhConfig({ ...base(), work: { ...(base().work as object), protect: true } });
+    assert.strictEqual(cfg.work.protect, true);
+    assert.strictEqual(cfg.home.protect, false);
   });
 
   // Each case: a change to the base config and the exact problem it must produce.
@@ -396,11 +403,18 @@ describe("wfh config", () => {
       'iko-plus:irisClusters[0].serviceType: "Ingress" is not allowed; use one of: ClusterIP, NodePort, LoadBalancer',
     ],
     [
+      "protect that is not a boolean",
+      (c) => {
+        c.work = { ...(c.work as object), protect: "yes" };
+      },
+      'iko-plus:work.protect: "yes" must be true or false',
+    ],
+    [
       "misspelled cluster key",
       (c) => {
         c.home = { wokers: 2 };
       },
-      "iko-plus:home.wokers: 2 is not a known key; use one of: name, source, kubeconfigPath, workers, nodeImage, kubeProxyMode, podSubnet, serviceSubnet, cilium",
+      "iko-plus:home.wokers: 2 is not a known key; use one of: name, source, kubeconfigPath, protect, workers, nodeImage, kubeProxyMode, podSubnet, serviceSubnet, cilium",
     ],
   ];
 

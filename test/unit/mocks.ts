@@ -22,6 +22,8 @@ export interface Registered {
   additionalSecretOutputs: string[];
   /** The `deleteBeforeReplace` option. */
   deleteBeforeReplace: boolean;
+  /** The `protect` option. */
+  protect: boolean;
 }
 
 /**
@@ -82,6 +84,7 @@ interface RegisterRequest {
   getDependenciesList(): string[];
   getAdditionalsecretoutputsList(): string[];
   getDeletebeforereplace?(): boolean;
+  getProtect?(): boolean;
 }
 interface MonitorLike {
   registerResource(req: RegisterRequest, cb: unknown): unknown;
@@ -94,7 +97,13 @@ const registered: Registered[] = [];
 export const stackOutputs = new Map<string, { outputs: Record<string, unknown>; secretOutputNames?: string[] }>();
 const meta = new Map<
   string,
-  { parent: string; dependencies: string[]; additionalSecretOutputs: string[]; deleteBeforeReplace: boolean }
+  {
+    parent: string;
+    dependencies: string[];
+    additionalSecretOutputs: string[];
+    deleteBeforeReplace: boolean;
+    protect: boolean;
+  }
 >();
 
 /**
@@ -119,6 +128,7 @@ export function installMocks(preview = false): Registered[] {
           dependencies: [],
           additionalSecretOutputs: [],
           deleteBeforeReplace: false,
+          protect: false,
         };
         const urn = `urn:pulumi:test::iko-plus::${args.type}::${args.name}`;
         registered.push({
@@ -132,6 +142,7 @@ export function installMocks(preview = false): Registered[] {
           custom: args.custom ?? false,
           additionalSecretOutputs: m.additionalSecretOutputs,
           deleteBeforeReplace: m.deleteBeforeReplace,
+          protect: m.protect,
         });
         const state: Record<string, unknown> = { ...args.inputs };
         const inputs = args.inputs as { type?: string; metadata?: { name?: string }; name?: string };
@@ -197,6 +208,7 @@ export function installMocks(preview = false): Registered[] {
       dependencies: req.getDependenciesList(),
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       deleteBeforeReplace: req.getDeletebeforereplace?.() ?? false,
+      protect: req.getProtect?.() ?? false,
     });
     return original(req, cb);
   };
@@ -208,6 +220,7 @@ export function installMocks(preview = false): Registered[] {
       dependencies: req.getDependenciesList(),
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       deleteBeforeReplace: req.getDeletebeforereplace?.() ?? false,
+      protect: req.getProtect?.() ?? false,
     });
     return originalRead(req, cb);
   };

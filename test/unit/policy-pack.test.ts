@@ -19,6 +19,7 @@ import { PINNED_IMAGES } from "../../policy/rules/images";
 import { REMOTE_IKO_WEBHOOKS_OFF } from "../../policy/rules/iko-webhooks";
 import { LICENSED_IRIS_NEEDS_LICENSE_KEY } from "../../policy/rules/license";
 import { PLACEMENT_NAMES_JOINED_CLUSTERS } from "../../policy/rules/placement";
+import { CLUSTERS_PROTECTED, PRODUCTION_CLUSTERS_PROTECTED } from "../../policy/rules/protection";
 import { fakeKubeconfig } from "./mocks";
 
 type Props = Record<string, unknown>;
@@ -31,7 +32,13 @@ function byName(name: string): ResourceValidationPolicy & StackValidationPolicy 
 }
 
 /** The violations one resource policy reports for a resource. */
-function resourceViolations(name: string, type: string, props: Props, stackTags = NO_TAGS): string[] {
+function resourceViolations(
+  name: string,
+  type: string,
+  props: Props,
+  stackTags = NO_TAGS,
+  opts: { protect?: boolean } = {},
+): string[] {
   const out: string[] = [];
   const report: ReportViolation = (message) => {
     out.push(message);
@@ -42,6 +49,7 @@ function resourceViolations(name: string, type: string, props: Props, stackTags 
     urn: `urn:pulumi:s::p::${type}::r`,
     props,
     stackTags,
+    opts,
   } as unknown as ResourceValidationArgs; // only the fields the rules read
   const validate = byName(name).validateResource;
   assert.ok(typeof validate === "function", `${name} validates resources`);
@@ -68,7 +76,7 @@ function stackViolations(
 }
 
 describe("policy pack wiring (unit)", () => {
-  it("has the seven policies, each described, each of one kind", () => {
+  it("has the nine policies, each described, each of one kind; all mandatory but clusters-protected (advisory)", () => {
     const policies = ikoPlusPolicies();
     assert.deepStrictEqual(
       policies.map((p) => p.name),
@@ -79,11 +87,28 @@ describe("policy pack wiring (unit)", () => {
         PLACEMENT_NAMES_JOINED_CLUSTERS,
         REMOTE_IKO_WEBHOOKS_OFF,
         PRODUCTION_GKE_DELETION_PROTECTION,
+        CLUSTERS_PROTECTED,
+        PRODUCTION_CLUSTERS_PROTECTED,
         CILIUM_MESH_UNIQUE_CLUSTERS,
       ],
     );
     const kinds = policies.map((p) => ("validateStack" in p ? "stack" : "resource"));
-    assert.deepStrictEqual(kinds, ["resource", "resource", "stack", "stack", "resource", "resource", "stack"]);
+    assert.deepStrictEqual(kinds, [
+      "resource",
+      "resource",
+      "stack",
+      "stack",
+      "resource",
+      "resource",
+      "resource",
+      "resource",
+      "stack",
+    ]);
+    assert.deepStrictEqual(
+      policies.filter((p) => p.enforcementLevel !== undefined).map((p) => [p.name, p.enforcementLevel]),
+      [[CLUSTERS_PROTECTED, "advisory"]],
+      "the others take the pack's level (mandatory)",
+    );
     for (const p of policies) assert.ok((p.description ?? "").length > 20, `${p.name} says what it checks`);
   });
 
@@ -143,6 +168,17 @@ describe("policy pack wiring (unit)", () => {
       resourceViolations(PRODUCTION_GKE_DELETION_PROTECTION, "gcp:container/cluster:Cluster", gke),
       [],
     );
+  });
+
+  it(`${CLUSTERS_PROTECTED} and ${PRODUCTION_CLUSTERS_PROTECTED}: the protect option and the stack tags reach the rule`, () => {
+    const kind = { name: "ikowork", configYaml: "" };
+    const type = "pulumi-nodejs:dynamic/kind:Cluster";
+    const production = new Map([[ENVIRONMENT_TAG, "production"]]);
+    assert.strictEqual(resourceViolations(CLUSTERS_PROTECTED, type, kind).length, 1);
+    assert.deepStrictEqual(resourceViolations(CLUSTERS_PROTECTED, type, kind, NO_TAGS, { protect: true }), []);
+    assert.deepStrictEqual(resourceViolations(CLUSTERS_PROTECTED, type, kind, production), []);
+    assert.strictEqual(resourceViolations(PRODUCTION_CLUSTERS_PROTECTED, type, kind, production).length, 1);
+    assert.deepStrictEqual(resourceViolations(PRODUCTION_CLUSTERS_PROTECTED, type, kind), []);
   });
 
   it(`${LICENSED_IRIS_NEEDS_LICENSE_KEY}: the finding is reported on the IrisCluster's URN`, () => {

@@ -31,6 +31,7 @@ const UNKNOWN_STRING = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Runs one resource through the SDK's Analyze handler with one policy; returns what the policy saw. */
 async function analyze(
   props: Record<string, unknown>,
+  protect = false,
 ): Promise<{ seen: PolicyResource; sdkRead: unknown; diagnostics: number }> {
   let seen: PolicyResource | undefined;
   let sdkRead: unknown;
@@ -38,9 +39,15 @@ async function analyze(
     name: "probe",
     description: "probe",
     enforcementLevel: "mandatory",
-    validateResource: (args: { type: string; name: string; urn: string; props: Record<string, unknown> }) => {
+    validateResource: (args: {
+      type: string;
+      name: string;
+      urn: string;
+      props: Record<string, unknown>;
+      opts: { protect: boolean };
+    }) => {
       seen = policyResource(args);
-      sdkRead = (args.props.data as Record<string, unknown>).kubeconfig; // a plain read through the SDK's proxies
+      sdkRead = (args.props.data as Record<string, unknown> | undefined)?.kubeconfig; // a plain read through the SDK's proxies
     },
   };
   const req = new analyzerProto.AnalyzeRequest();
@@ -48,7 +55,9 @@ async function analyze(
   req.setUrn("urn:pulumi:s::p::kubernetes:core/v1:ConfigMap::cm");
   req.setName("cm");
   req.setProperties(Struct.fromJavaScript(props));
-  req.setOptions(new analyzerProto.AnalyzerResourceOptions());
+  const options = new analyzerProto.AnalyzerResourceOptions();
+  options.setProtect(protect);
+  req.setOptions(options);
   const res = await new Promise<Record<string, (...a: unknown[]) => unknown>>((resolve, reject) => {
     void server.makeAnalyzeRpcFun("t", "1.0.0", "mandatory", [policy])({ request: req }, (err, r) =>
       err ? reject(err) : resolve(r as Record<string, (...a: unknown[]) => unknown>),
@@ -99,6 +108,7 @@ describe("policy pack: @pulumi/policy bridge (policy/sdk.ts)", () => {
       name: "cm",
       urn: "urn:pulumi:s::p::kubernetes:core/v1:ConfigMap::cm",
       provider: undefined,
+      protect: false,
       props: {
         metadata: { name: "cm", uid: UNKNOWN },
         data: { kubeconfig: new SecretValue("apiVersion: v1"), note: "plain", list: [new SecretValue({ a: 1 })] },
@@ -106,5 +116,10 @@ describe("policy pack: @pulumi/policy bridge (policy/sdk.ts)", () => {
     });
     assert.strictEqual(sdkRead, "apiVersion: v1", "other policies still read secrets as plain values");
     assert.strictEqual(diagnostics, 0, 'no "can\'t run during preview" advisory for the unknown uid');
+  });
+
+  it("through the SDK's Analyze handler: the resource's protect option reaches the rules", async () => {
+    assert.strictEqual((await analyze({}, true)).seen.protect, true);
+    assert.strictEqual((await analyze({}, false)).seen.protect, false);
   });
 });

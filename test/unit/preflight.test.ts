@@ -115,6 +115,7 @@ describe("pre-flight endpoint checks", () => {
       key,
       name: key,
       source,
+      protect: false,
       kind: { workers: 1, kubeProxyMode: "iptables" },
       cilium: { enabled: false, clusterId: 1, moduleImages: false, dropCapabilities: [] },
       ...more,
