@@ -11,12 +11,13 @@
 # Needs KIND_BIN, HELM_BIN, KUBECTL_BIN, KARMADACTL_BIN, NODE_IMAGE, IKO_STANDIN_IMAGE,
 # IRIS_STANDIN_IMAGE, KUBE_APISERVER_IMAGE, KUBE_CONTROLLER_MANAGER_IMAGE (kind-tier.env),
 # KARMADA_CHART_PATH and KARMADA_IMAGE_* (karmada-images.env) and MIRROR (the registry as nodes
-# reach it, e.g. http://iko-plus-registry:5000).
+# reach it, e.g. http://iko-plus-registry:5000). With RECIPE_DIR set, the kubeconfigs are kept
+# there (bench/kind-karmada-upgrade-recipe.sh carries on from them); else in a temporary folder.
 set -euo pipefail
 host=${1:?host cluster name}; member=${2:?member cluster name}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$here/..
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [ -n "${RECIPE_DIR:-}" ]; then tmp=$RECIPE_DIR; else tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; fi
 : "${KIND_BIN:?}" "${HELM_BIN:?}" "${KUBECTL_BIN:?}" "${KARMADACTL_BIN:?}" "${NODE_IMAGE:?}" "${IKO_STANDIN_IMAGE:?}" "${IRIS_STANDIN_IMAGE:?}" "${MIRROR:?}"
 : "${KARMADA_CHART_PATH:?}" "${KUBE_APISERVER_IMAGE:?}" "${KUBE_CONTROLLER_MANAGER_IMAGE:?}"
 

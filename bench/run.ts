@@ -10,7 +10,10 @@
  *   IKO_BENCH_SCALE  member counts for the scaling figure (default 2,8: the ratio is largest/smallest)
  *   IKO_BENCH_ONLY   "kind": only the figures on real kind (both articles; needs the kind tier),
  *                    "kamino": only the second article on real kind (and the memory of its
- *                    three-cluster setup), "lab": leave the kind figures out
+ *                    three-cluster setup), "upgrade": only the Karmada upgrade on real kind,
+ *                    "lab": leave the kind figures out
+ *   IKO_BENCH_UPGRADE_RUNS  runs per side of the Karmada upgrade (default 2: each builds a fleet
+ *                    at the older Karmada first, about 5 minutes a run)
  *   IKO_BENCH_CLI    a folder holding another `pulumi` CLI (e.g. a newer one): the scaling runs
  *                    are then made with both CLIs, interleaved, and the CLIs compared
  *   IKO_BENCH_TRACE  a folder for an OpenTelemetry trace (JSON) of each timed kind Kamino `up`
@@ -23,6 +26,7 @@ import { REPO } from "../test/lab/pulumi-cli";
 import * as fs from "fs";
 import { kindCache } from "../test/kind/tier";
 import { kindKaminoBench } from "./kind-kamino";
+import { kindKarmadaUpgradeBench } from "./kind-karmada-upgrade";
 import { kindThreeClusterMemory } from "./kind-three";
 import { kindWfhBench } from "./kind-wfh";
 import { onFreshLab, recipeRun, stackRun } from "./lab-runs";
@@ -86,7 +90,7 @@ async function main(): Promise<void> {
   ]);
 
   const only = process.env.IKO_BENCH_ONLY;
-  if (only !== "kind" && only !== "kamino") {
+  if (only !== "kind" && only !== "kamino" && only !== "upgrade") {
     // 1. Recipe vs stack, alternating sides, each on a fresh lab with one member.
     const recipe: Sample[] = [];
     const stackUp: Sample[] = [];
@@ -201,7 +205,7 @@ async function main(): Promise<void> {
     only !== "lab" &&
     fs.existsSync(path.join(kindCache(), "kind-tier.env")) &&
     child.spawnSync("docker", ["info"]).status === 0;
-  if (kindTier && only !== "kamino") {
+  if (kindTier && only !== "kamino" && only !== "upgrade") {
     const kind = await kindWfhBench(RUNS, log);
     rows.push([
       "recipe on real kind (2 × kind create, Secret, helm install, CRD, IrisCluster), wall s",
@@ -212,14 +216,15 @@ async function main(): Promise<void> {
       formatSpread(kind.up),
     ]);
     results.push(["kind_wfh_up_vs_recipe", fmt(median(kind.up) / median(kind.recipe))]);
-  } else if (only !== "kamino") {
+  } else if (only !== "kamino" && only !== "upgrade") {
     log(
       "kind wfh left out (IKO_BENCH_ONLY=lab, or no kind tier: bash kind-tier/engine.sh up, kind-tier/build.sh, kind-tier/registry.sh up)",
     );
   }
 
   // 5. The second article on real kind: the real Karmada chart (needs kind-tier/karmada-images.sh build + push).
-  if (kindTier && fs.existsSync(path.join(kindCache(), "karmada-images.env"))) {
+  const karmadaImages = kindTier && fs.existsSync(path.join(kindCache(), "karmada-images.env"));
+  if (karmadaImages && only !== "upgrade") {
     const k = await kindKaminoBench(RUNS, log);
     rows.push([
       "Kamino recipe on real kind (2 × kind create, IKO × 2, helm install karmada, kubeconfig edit, CRD, karmadactl join, IrisCluster + policy), wall s",
@@ -235,10 +240,26 @@ async function main(): Promise<void> {
     for (const n of three.nodes)
       rows.push([`memory of ${n.name} in the three-cluster setup, MiB (docker stats)`, n.mib.toFixed(0)]);
     results.push(["kind_kamino_three_cluster_memory_mib", three.totalMib.toFixed(0)]);
-  } else {
+  } else if (only !== "upgrade") {
     log(
       "kind kamino left out (IKO_BENCH_ONLY=lab, or no kind tier or no Karmada images: bash kind-tier/karmada-images.sh build && bash kind-tier/karmada-images.sh push)",
     );
+  }
+
+  // 7. Karmada upgraded on a running fleet: helm upgrade by hand against a config change and `pulumi up`.
+  if (karmadaImages && (only === undefined || only === "kind" || only === "upgrade")) {
+    const u = await kindKarmadaUpgradeBench(Number(process.env.IKO_BENCH_UPGRADE_RUNS ?? 2), log);
+    rows.push([
+      `Karmada ${u.from} to ${u.to} by hand on real kind (helm upgrade --wait with the recipe's values, until the member is Ready and a new IrisCluster runs on it), wall s`,
+      formatSpread(u.recipe),
+    ]);
+    rows.push([
+      `Karmada ${u.from} to ${u.to} by a config change and \`pulumi up\` of the fleet stack (the new IrisCluster in the same change), until it runs on the member, wall s`,
+      formatSpread(u.up),
+    ]);
+    results.push(["kind_karmada_upgrade_vs_recipe", fmt(median(u.up) / median(u.recipe))]);
+  } else {
+    log("kind Karmada upgrade left out (IKO_BENCH_ONLY=lab or kamino, or no kind tier or no Karmada images)");
   }
 
   loops.push(loopMs(), loopMs(), loopMs());

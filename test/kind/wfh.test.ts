@@ -431,6 +431,46 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     await reconciled(work, IRIS);
   });
 
+  it("work protected (work.protect: true): the same replacing change (workers 1 -> 2) fails preview and up, naming work's kind cluster as protected, and touches nothing; protection off again, up changes nothing", async () => {
+    const resources = (state: string) =>
+      (JSON.parse(state) as { deployment: { resources: { urn: string; id?: string }[] } }).deployment.resources
+        .map((r) => `${r.urn} ${r.id ?? ""}`)
+        .sort();
+    stack.edit((c) => {
+      (c["iko-plus:work"] as Record<string, unknown>).protect = true;
+    });
+    const on = await stack.up();
+    assert.doesNotMatch(on.stdout, /\b(created|updated|replaced|deleted)\b/, on.stdout);
+    const before = await stack.exportState();
+    const uid = (await work.core.readNamespace({ name: "kube-system" })).metadata?.uid;
+    stack.edit((c) => {
+      (c["iko-plus:work"] as Record<string, unknown>).workers = 2;
+    });
+    const refused = new RegExp(
+      `unable to replace resource "urn:[^"]*::${WORK}-kind"\\s+as it is currently marked for protection`,
+    );
+    const preview = await cli.run(["preview", "--stack", STACK]);
+    assert.notStrictEqual(preview.code, 0, "the preview fails");
+    assert.match(preview.stdout + preview.stderr, refused);
+    const up = await cli.run(["up", "--yes", "--skip-preview", "--stack", STACK]);
+    assert.notStrictEqual(up.code, 0, "up fails");
+    assert.match(up.stdout + up.stderr, refused);
+    assert.deepStrictEqual(
+      resources(await stack.exportState()),
+      resources(before),
+      "the state holds the same resources",
+    );
+    assert.strictEqual((await work.core.readNamespace({ name: "kube-system" })).metadata?.uid, uid, "the same work");
+    assert.strictEqual((await work.core.listNode()).items.length, 2, "one control plane, one worker: not replaced");
+    stack.edit((c) => {
+      const w = c["iko-plus:work"] as Record<string, unknown>;
+      w.workers = 1;
+      w.protect = false;
+    });
+    const off = await stack.up();
+    assert.doesNotMatch(off.stdout, /\b(created|updated|replaced|deleted)\b/, off.stdout);
+  });
+
   it("work replaced by a config change (workers 1 -> 2): the preview replaces everything on work; after up the IrisCluster runs on the new work, reconciled by home's operator through a newly minted identity", async () => {
     const oldUid = (await work.core.readNamespace({ name: "kube-system" })).metadata?.uid;
     const oldToken = (
