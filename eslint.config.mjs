@@ -12,6 +12,7 @@ export default tseslint.config(
       "test/fixtures/**",
       ".stryker-tmp/**",
       "reports/**",
+      "dist/**",
     ],
   },
   js.configs.recommended,

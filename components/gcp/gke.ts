@@ -130,7 +130,9 @@ export class GkeCluster extends pulumi.ComponentResource implements ClusterHandl
   declare public readonly description: string;
   declare public readonly provider: k8s.Provider;
   declare public readonly readyGate: pulumi.Resource[];
+  /** The GKE cluster resource. */
   declare public readonly cluster: gcp.container.Cluster;
+  /** The cluster's node pool. */
   declare public readonly nodePool: gcp.container.NodePool;
 
   constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {

@@ -64,6 +64,7 @@ export function checkCrdMirrorArgs(args: CrdMirrorCheckedArgs): ArgProblem[] {
 }
 
 export class CrdMirror extends pulumi.ComponentResource {
+  /** The CRD on the target cluster. */
   declare public readonly crd: k8s.apiextensions.v1.CustomResourceDefinition;
 
   constructor(name: string, args: CrdMirrorArgs, opts?: pulumi.ComponentResourceOptions) {

@@ -31,7 +31,9 @@ export function tokenSecretName(serviceAccountName: string, generation: number):
 export class RemoteOperatorIdentity extends pulumi.ComponentResource {
   /** Kubeconfig with the ServiceAccount's token, server = the target's peer endpoint. Secret. */
   declare public readonly kubeconfig: pulumi.Output<string>;
+  /** The operator's ServiceAccount on the target. */
   declare public readonly serviceAccountName: string;
+  /** The ServiceAccount's namespace on the target. */
   declare public readonly namespace: string;
 
   constructor(name: string, args: RemoteOperatorIdentityArgs, opts?: pulumi.ComponentResourceOptions) {

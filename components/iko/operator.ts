@@ -17,9 +17,11 @@ import { ikoValues } from "./values";
 export type { IkoChartSource, IkoHomeOperatorArgs, IkoRemoteArgs } from "./types";
 
 export class IkoHomeOperator extends pulumi.ComponentResource {
+  /** The IKO chart's Helm release on home. */
   declare public readonly release: k8s.helm.v3.Release;
   /** The operator Deployment's name: `<release>-iris-operator-amd`. */
   declare public readonly deploymentName: string;
+  /** The namespace the operator runs in on home. */
   declare public readonly namespace: string;
   /** Remote mode: the kubeconfig the operator uses for the target. Secret. */
   declare public readonly targetKubeconfig: pulumi.Output<string> | undefined;

@@ -23,15 +23,20 @@ export { isLicensedIrisImage };
 
 /** One IrisCluster: what the stacks' `irisClusters[]` and `federatedIrisClusters[]` entries give. */
 export interface IrisClusterArgs {
+  /** The IrisCluster's name (a DNS-1123 label). */
   name: string;
+  /** Its namespace (a DNS-1123 label). */
   namespace: string;
+  /** The IRIS image of its data nodes (`spec.topology.data.image`). */
   image: string;
+  /** The type of its Service (`spec.serviceTemplate.spec.type`). @default the operator's (ClusterIP) */
   serviceType?: "ClusterIP" | "NodePort" | "LoadBalancer";
   /**
    * The Secret holding the license key (`iris.key`); required for a licensed image (a
    * FederatedIrisCluster given `licenseKey` writes it as `licenseSecretName(name)`).
    */
   licenseKeySecret?: string;
+  /** Mirrored data nodes (`spec.topology.data.mirrored`). @default not set: the operator's default (not mirrored) */
   mirrored?: boolean;
   /**
    * Further spec fields, merged over the generated spec: a mapping key by key (so

@@ -43,6 +43,7 @@ export interface IrisOverride {
 }
 
 export interface FederatedIrisClusterArgs {
+  /** The Karmada control plane the template and its policies go into. */
   karmada: KarmadaHandle;
   /** The IrisCluster (apiVersion, kind, metadata.name/namespace, spec), e.g. from irisClusterManifest. */
   irisCluster: IrisCluster;
@@ -103,8 +104,11 @@ export function checkFederatedIrisClusterArgs(args: FederatedIrisClusterCheckedA
 }
 
 export class FederatedIrisCluster extends pulumi.ComponentResource {
+  /** The IrisCluster template in the Karmada API. */
   declare public readonly template: k8s.apiextensions.CustomResource;
+  /** Its PropagationPolicy. */
   declare public readonly policy: k8s.apiextensions.CustomResource;
+  /** The PropagationPolicy's name. */
   declare public readonly policyName: string;
 
   constructor(name: string, args: FederatedIrisClusterArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -171,9 +175,11 @@ export class FederatedIrisCluster extends pulumi.ComponentResource {
 }
 
 export interface FleetSecretArgs {
+  /** The Karmada control plane the Secret and its policy go into. */
   karmada: KarmadaHandle;
+  /** The Secret's name, in Karmada and on every member it goes to. */
   name: string;
-  /** @default "default" */
+  /** The Secret's namespace. @default "default" */
   namespace?: string;
   /** The Secret's data (string values); stored as a Pulumi secret. */
   data: pulumi.Input<Record<string, pulumi.Input<string>>>;
@@ -205,7 +211,9 @@ export function checkFleetSecretArgs(
 }
 
 export class FleetSecret extends pulumi.ComponentResource {
+  /** The Secret in the Karmada API. */
   declare public readonly secret: k8s.core.v1.Secret;
+  /** Its PropagationPolicy. */
   declare public readonly policy: k8s.apiextensions.CustomResource;
 
   constructor(name: string, args: FleetSecretArgs, opts?: pulumi.ComponentResourceOptions) {

@@ -194,8 +194,11 @@ export class FleetTls extends pulumi.ComponentResource {
   declare public readonly ca: FleetCa | undefined;
   /** The CA certificate (PEM, public): what every member trusts. */
   declare public readonly caCertificate: pulumi.Output<string>;
+  /** The cert-manager ClusterIssuer's name on every member. */
   declare public readonly issuerName: string;
+  /** The name of the Secret holding the CA on every member. */
   declare public readonly caSecretName: string;
+  /** cert-manager's namespace on every member. */
   declare public readonly namespace: string;
   /** Per member, by cluster name. */
   declare public readonly members: Record<string, MemberTls>;
