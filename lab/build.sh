@@ -10,7 +10,8 @@
 # Binaries are cached by version outside the repo:
 #   ${IKO_LAB_CACHE:-$HOME/.cache/iko-plus-lab}/bin/<group>-<version>/<name>
 # and linked from .../current/<name>. .../lab-bin.env holds IKO_LAB_BIN_DIR and the versions.
-# A cached binary is not rebuilt; --force (or IKO_LAB_FORCE=1) rebuilds the named ones.
+# A cached binary is not rebuilt; --force (or IKO_LAB_FORCE=1) rebuilds the named ones. A full
+# build (no names) then removes the folders of binaries no target uses and none used for a day.
 # Builds on one cache run one at a time (flock on .../.build.lock); a second one waits.
 set -euo pipefail
 
@@ -117,6 +118,29 @@ build_target() {
   fi
   mkdir -p "$CURRENT"
   ln -sfn "$out" "$CURRENT/$name"
+  # Marks the folder as in use (prune_unused keeps what a build used within a day).
+  touch "$(dirname "$out")"
+  USED_DIRS+=("$(dirname "$out")")
+}
+
+# Folders under $BIN_ROOT the targets of this run use (build_target adds them).
+USED_DIRS=()
+
+# prune_unused: after a full build, removes the binary folders no target uses any more (an older
+# version after a bump in lab/tools/*/go.mod, an older build of our own code), so a version
+# change leaves nothing behind. A folder some build used within a day stays: another checkout
+# sharing this cache may be on other versions.
+prune_unused() {
+  local d used u
+  for d in "$BIN_ROOT"/*/; do
+    [[ -d $d ]] || continue
+    d=${d%/}; used=0
+    for u in "${USED_DIRS[@]}"; do [[ $u == "$d" ]] && used=1; done
+    ((used)) && continue
+    [[ -n $(find "$d" -maxdepth 0 -mmin -1440) ]] && continue
+    echo "build.sh: removing ${d##*/} (no lab binary uses it, none did for a day)"
+    rm -rf "$d"
+  done
 }
 
 write_env_file() {
@@ -186,6 +210,7 @@ main() {
     build_target "$spec" || failed+=("$(target_field "$spec" 0)")
   done
   write_env_file
+  if ((${#names[@]} == 0 && ${#failed[@]} == 0)); then prune_unused; fi
 
   echo "bin dir: $CURRENT (env file: $ENV_FILE; total $((SECONDS - total_start))s)"
   if ((${#failed[@]})); then
