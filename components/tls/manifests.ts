@@ -178,7 +178,7 @@ export function certificateManifest(o: IrisCertificateOptions): Certificate {
 /**
  * The volume IKO mounts for a component: the issued Secret with its keys `tls.crt` and `tls.key`,
  * and the CA both as `ca.crt` (cert-manager's name) and `ca.pem` (the name the IKO docs use for
- * the CA file; unverified here, see the README), so either name is found.
+ * the CA file; unverified here, see docs/fleet-tls.md), so either name is found.
  */
 export function irisTlsVolume(secretName: string): IrisTlsVolume {
   return {

@@ -349,7 +349,7 @@ export function validateFleetConfig(raw: Raw, secretKeys: string[] = []): FleetC
     problems.add(
       "clusterFailover",
       raw.clusterFailover,
-      "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)",
+      "needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (docs/dr.md), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)",
     );
   }
   r.unknownTopLevelKeys(raw, FLEET_KEYS, {

@@ -30,7 +30,7 @@ describe("lab: preview of brand-new kind stacks (the pull-request view of a fres
     await stack.init();
     fleet = new LabStack(cli, "labtest-fleet-kind", "Pulumi.fleet.yaml", { "iko-plus:iko": fixtures });
     await fleet.init();
-    // The same, meshed (README "Cilium ClusterMesh"): pod subnets apart, mesh of both.
+    // The same, meshed (docs/clustermesh.md): pod subnets apart, mesh of both.
     meshed = new LabStack(cli, "labtest-dev-mesh", "Pulumi.dev.yaml", {
       "iko-plus:iko": fixtures,
       "iko-plus:home": { name: "ikohome", podSubnet: "10.244.0.0/16", cilium: { clusterId: 1 } },

@@ -354,7 +354,7 @@ describe("fleet DR keys: regions in placements, failover, clusterFailover", () =
         c.clusterFailover = true;
       },
       [
-        "iko-plus:clusterFailover: true needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (README: Stack-per-region DR), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)",
+        "iko-plus:clusterFailover: true needs karmada-webhook --allow-no-execute-taint-policy=true, which the Karmada chart cannot set; use karmada.mode existing with a Karmada that runs it (docs/dr.md), or remove it and taint a failed member by hand (karmadactl taint clusters <name> cluster.karmada.io/not-ready:NoExecute)",
       ],
     ],
     [
