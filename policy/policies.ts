@@ -35,7 +35,7 @@ export function stackRule(check: (resources: PolicyResource[]) => StackFinding[]
   };
 }
 
-/** The pack's policies, in the order the README lists them. */
+/** The pack's policies; docs/policy.md describes each. */
 export function ikoPlusPolicies(): (ResourceValidationPolicy | StackValidationPolicy)[] {
   return [
     {
