@@ -1,23 +1,13 @@
 /**
- * Turns a validated cluster config into a cluster handle (kind or existing), with its CNI.
+ * Turns a validated cluster config into a cluster handle (as its source declares it), with its CNI.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CiliumCni, ClusterMesh, MeshCniArgs } from "../components/cilium";
-import { ClusterHandle, ExistingCluster, withReadyGate } from "../components/cluster";
-import { GkeCluster } from "../components/gcp";
-import { KindCluster, RegistryMirror } from "../components/kind";
-import { kindControlPlaneHost } from "../components/names";
-import { ClusterConfig, FleetClusterConfig, MeshConfig, clusterPodSubnet, replacesKubeProxy } from "./config";
+import { ClusterHandle, withReadyGate } from "../components/cluster";
+import { MeshConfig, clusterPodSubnet, replacesKubeProxy } from "./config";
+import { ClusterEnv, StackCluster, clusterSource } from "./sources";
 
-/** Options shared by every cluster of a stack. */
-export interface ClusterEnv {
-  /** Secret config values by key (e.g. workKubeconfig). */
-  secrets: Record<string, pulumi.Output<string>>;
-  /** The stack's registry mirror: every kind cluster pulls its images through it. */
-  registryMirror?: RegistryMirror;
-}
-
-type StackCluster = ClusterConfig & Partial<Pick<FleetClusterConfig, "gke" | "extraPortMappings">>;
+export type { ClusterEnv, StackCluster };
 
 /** Declares the cluster and, when enabled, Cilium on it; returns the handle gated on the CNI. */
 export function declareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
@@ -48,8 +38,8 @@ export function declareClusters(
           cluster: bare.get(c.name) as ClusterHandle,
           clusterId: c.cilium.clusterId,
           podSubnet: clusterPodSubnet(c),
-          // A kind cluster's control-plane container, known before it exists (a fresh preview shows it).
-          address: m.address ?? (c.source === "kind" ? kindControlPlaneHost(c.name) : undefined),
+          // Known before the cluster exists for some sources (a fresh preview shows it).
+          address: m.address ?? clusterSource(c.source).traits.controlPlaneAddress?.(c.name),
           nodePort: m.nodePort,
           kubeProxyReplacement: replacesKubeProxy(c),
         };
@@ -84,42 +74,9 @@ export function meshOutputs(mesh: ClusterMesh | undefined): ClusterMeshOutputs |
   return mesh ? { members: mesh.memberNames, caCertificate: mesh.caCertificate } : undefined;
 }
 
-/** The cluster itself (kind, existing or GKE), before its CNI. */
+/** The cluster itself, as its source declares it, before its CNI. */
 function declareBareCluster(c: StackCluster, env: ClusterEnv): ClusterHandle {
-  let handle: ClusterHandle;
-  if (c.source === "gke" && c.gke) {
-    return new GkeCluster(c.name, {
-      project: c.gke.project,
-      location: c.gke.location,
-      nodeCount: c.gke.nodeCount,
-      machineType: c.gke.machineType,
-      deletionProtection: c.gke.deletionProtection,
-      protect: c.protect,
-      role: c.key,
-    });
-  }
-  if (c.source === "kind") {
-    handle = new KindCluster(c.name, {
-      workers: c.kind.workers,
-      nodeImage: c.kind.nodeImage,
-      kubeProxyMode: c.kind.kubeProxyMode,
-      podSubnet: c.kind.podSubnet,
-      serviceSubnet: c.kind.serviceSubnet,
-      disableDefaultCNI: c.cilium.enabled,
-      extraPortMappings: c.extraPortMappings,
-      registryMirror: env.registryMirror,
-      protect: c.protect,
-      role: c.key,
-    });
-  } else {
-    handle = new ExistingCluster(
-      c.name,
-      c.kubeconfigPath !== undefined
-        ? { kubeconfigPath: c.kubeconfigPath, role: c.key }
-        : { kubeconfig: env.secrets[c.kubeconfigSecretKey as string], role: c.key },
-    );
-  }
-  return handle;
+  return clusterSource(c.source).declare(c, env);
 }
 
 /** Cilium on a cluster when enabled (with its ClusterMesh values and Secrets when a member). */
@@ -128,7 +85,7 @@ function declareCni(
   handle: ClusterHandle,
   mesh?: MeshCniArgs,
 ): { handle: ClusterHandle; release?: CiliumCni["release"] } {
-  if (!c.cilium.enabled || c.source === "gke") return { handle };
+  if (!c.cilium.enabled || clusterSource(c.source).traits.ownCni !== undefined) return { handle };
   const cni = new CiliumCni(`${c.name}-cni`, {
     cluster: handle,
     clusterId: c.cilium.clusterId,

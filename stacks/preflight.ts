@@ -10,6 +10,7 @@ import * as net from "net";
 import { parseKubeconfig } from "../components/kubeconfig";
 import { ClusterConfig, PROJECT } from "./config";
 import { show } from "./problems";
+import { clusterSource } from "./sources";
 
 /** One kubeconfig to probe, with how to name it in a message. */
 export interface EndpointCheck {
@@ -39,7 +40,7 @@ export function kubeconfigCheck(
 /** The checks for the existing clusters among `clusters` (kind and GKE clusters are created, not probed). */
 export function clusterEndpointChecks(clusters: ClusterConfig[], raw: Record<string, unknown>): EndpointCheck[] {
   return clusters
-    .filter((c) => c.source === "kubeconfig")
+    .filter((c) => clusterSource(c.source).traits.existing === true)
     .map((c) => kubeconfigCheck(`${c.key}.kubeconfigPath`, c.kubeconfigPath, c.kubeconfigSecretKey, raw))
     .filter((c): c is EndpointCheck => c !== undefined);
 }

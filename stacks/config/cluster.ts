@@ -1,19 +1,22 @@
 /**
- * Config of one cluster of a stack: where it comes from (kind or an existing kubeconfig) and
- * its CNI.
+ * Config of one cluster of a stack: where it comes from (its source, stacks/sources: kind, an
+ * existing kubeconfig, GKE) and its CNI.
  */
 import * as fs from "fs";
-import { checkExistingClusterArgs, kubeconfigTextProblem } from "../../components/cluster";
-import { KIND_DEFAULT_POD_SUBNET, checkCiliumCniArgs, checkClusterMeshMembers } from "../../components/cilium";
+import { checkCiliumCniArgs, checkClusterMeshMembers } from "../../components/cilium";
 import { ArgProblem } from "../../components/names";
 import { RegistryMirror, checkKindClusterArgs, checkRegistryMirror } from "../../components/kind";
+import { ClusterEntry, EntrySettings, SettingsContext, StackSettings, clusterSource, clusterSources } from "../sources";
+import { checkKubeconfigText } from "../sources/kubeconfig";
+import { ProgramName } from "./project";
 import { Raw, Reader, configNumber } from "./read";
 
 export interface ClusterConfig {
   /** Config key of this cluster (e.g. "home"). */
   key: string;
   name: string;
-  source: "kind" | "kubeconfig" | "gke";
+  /** Where the cluster comes from: a registered source's name (stacks/sources), e.g. "kind". */
+  source: string;
   /** A kubeconfig file (source kubeconfig). */
   kubeconfigPath?: string;
   /** The secret config key holding the kubeconfig contents (source kubeconfig). */
@@ -46,14 +49,17 @@ export interface ClusterConfig {
   };
 }
 
-/** Whether Cilium replaces kube-proxy on this cluster: a kind cluster created without kube-proxy. */
+/**
+ * Whether Cilium replaces kube-proxy on this cluster: one the stack creates with its
+ * `kubeProxyMode` (a kind cluster), created without kube-proxy.
+ */
 export function replacesKubeProxy(c: Pick<ClusterConfig, "source" | "kind">): boolean {
-  return c.source === "kind" && c.kind.kubeProxyMode === "none";
+  return clusterSource(c.source).traits.createsWithKubeProxyMode === true && c.kind.kubeProxyMode === "none";
 }
 
-/** The cluster's pod subnet: as configured, else kind's default on a kind cluster, else not known. */
+/** The cluster's pod subnet: as configured, else its source's default (kind's), else not known. */
 export function clusterPodSubnet(c: Pick<ClusterConfig, "source" | "kind">): string | undefined {
-  return c.kind.podSubnet ?? (c.source === "kind" ? KIND_DEFAULT_POD_SUBNET : undefined);
+  return c.kind.podSubnet ?? clusterSource(c.source).traits.defaultPodSubnet;
 }
 
 const CLUSTER_KEYS = [
@@ -70,15 +76,12 @@ const CLUSTER_KEYS = [
 ];
 const CILIUM_KEYS = ["enabled", "clusterId", "version", "chartPath", "moduleImages", "dropCapabilities"];
 
-/** Checks kubeconfig text (never shown) and reports its problem under `key`. */
-export function checkKubeconfigText(r: Reader, key: string, text: string, secret: boolean, shown: unknown): void {
-  const problem = kubeconfigTextProblem(text);
-  if (problem) r.problems.add(key, shown, problem, { secret });
-}
+export { checkKubeconfigText };
 
 /**
  * Reads one cluster. `extraKeys` are keys the caller reads itself (they are not reported as
- * unknown); `sources` are the allowed values of `source`.
+ * unknown); `program` is the stack program reading it (default "wfh"): `source` allows the
+ * sources its clusters may come from.
  */
 export function readCluster(
   r: Reader,
@@ -87,7 +90,7 @@ export function readCluster(
   defaults: { name: string; clusterId: number },
   secretKubeconfig: string | undefined,
   secretKey: string,
-  opts: { extraKeys?: string[]; sources?: readonly ("kind" | "kubeconfig" | "gke")[] } = {},
+  opts: { extraKeys?: string[]; program?: ProgramName } = {},
 ): ClusterConfig {
   const obj = r.object(key, raw);
   r.unknownKeys(key, obj, [...CLUSTER_KEYS, ...(opts.extraKeys ?? [])]);
@@ -96,34 +99,13 @@ export function readCluster(
   r.componentProblems([...checkKindClusterArgs({ clusterName: name }), ...checkCiliumCniArgs({ clusterName: name })], {
     clusterName: `${key}.name`,
   });
-  const source = r.oneOf(
-    `${key}.source`,
-    obj.source,
-    opts.sources ?? (["kind", "kubeconfig"] as const),
-    secretKubeconfig !== undefined || obj.kubeconfigPath !== undefined ? "kubeconfig" : "kind",
-  );
-  const kubeconfigPath = r.string(`${key}.kubeconfigPath`, obj.kubeconfigPath);
-  if (source === "kubeconfig") {
-    // ExistingCluster's rules (one source, a usable file); with neither, the config's own fix.
-    const problems = checkExistingClusterArgs({ kubeconfig: secretKubeconfig, kubeconfigPath });
-    if (problems.some(([, v]) => v === undefined)) {
-      r.problems.add(
-        `${key}.source`,
-        source,
-        `needs a kubeconfig; set ${key}.kubeconfigPath or \`pulumi config set --secret ${secretKey} "$(cat <file>)"\``,
-      );
-    } else {
-      r.componentProblems(problems, { kubeconfigPath: `${key}.kubeconfigPath` });
-    }
-    if (kubeconfigPath === undefined && secretKubeconfig !== undefined)
-      checkKubeconfigText(r, secretKey, secretKubeconfig, true, secretKubeconfig);
-  } else if (kubeconfigPath !== undefined) {
-    r.problems.add(
-      `${key}.kubeconfigPath`,
-      kubeconfigPath,
-      `is set but ${key}.source is "${source}"; set ${key}.source to "kubeconfig" or remove the path`,
-    );
-  }
+  const sources = clusterSources();
+  const entry: ClusterEntry = { key, entry: obj, secretKubeconfig, secretKey };
+  const source = r.oneOf(`${key}.source`, obj.source, sources.names(opts.program ?? "wfh"), sources.implied(entry));
+  const traits = sources.get(source).traits;
+  // Each source's own keys: read under its source, a problem under another.
+  const settings: EntrySettings = {};
+  for (const s of sources.all) Object.assign(settings, s.readEntry?.(r, { ...entry, source }));
   const nodeImage = r.string(`${key}.nodeImage`, obj.nodeImage);
   const podSubnet = r.string(`${key}.podSubnet`, obj.podSubnet);
   const serviceSubnet = r.string(`${key}.serviceSubnet`, obj.serviceSubnet);
@@ -133,12 +115,8 @@ export function readCluster(
     serviceSubnet: `${key}.serviceSubnet`,
   });
   const ciliumRaw = r.object(`${key}.cilium`, obj.cilium);
-  if (source === "gke" && (ciliumRaw.enabled === true || ciliumRaw.enabled === "true")) {
-    r.problems.add(
-      `${key}.cilium.enabled`,
-      ciliumRaw.enabled,
-      "is true for a GKE cluster, which runs Dataplane V2 (Cilium-based) already; remove it",
-    );
+  if (traits.ownCni !== undefined && (ciliumRaw.enabled === true || ciliumRaw.enabled === "true")) {
+    r.problems.add(`${key}.cilium.enabled`, ciliumRaw.enabled, `is true for ${traits.ownCni}; remove it`);
   }
   r.unknownKeys(`${key}.cilium`, ciliumRaw, CILIUM_KEYS);
   const givenId = configNumber(ciliumRaw.clusterId);
@@ -177,8 +155,8 @@ export function readCluster(
     key,
     name,
     source,
-    kubeconfigPath,
-    kubeconfigSecretKey: source === "kubeconfig" && secretKubeconfig !== undefined ? secretKey : undefined,
+    kubeconfigPath: settings.kubeconfigPath,
+    kubeconfigSecretKey: settings.kubeconfigSecretKey,
     protect: r.boolean(`${key}.protect`, obj.protect, false),
     kind: {
       workers,
@@ -193,7 +171,9 @@ export function readCluster(
       serviceSubnet,
     },
     cilium: {
-      enabled: r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, source === "kind") && source !== "gke",
+      enabled:
+        r.boolean(`${key}.cilium.enabled`, ciliumRaw.enabled, traits.ciliumByDefault === true) &&
+        traits.ownCni === undefined,
       clusterId,
       version,
       chartPath,
@@ -201,6 +181,16 @@ export function readCluster(
       dropCapabilities,
     },
   };
+}
+
+/**
+ * Reads the program-level settings (e.g. `<key>.gke`) of a fleet or region entry: each source's
+ * own, read under its source and a problem under another.
+ */
+export function readSourceSettings(r: Reader, ctx: SettingsContext): StackSettings {
+  const settings: StackSettings = {};
+  for (const s of clusterSources().all) Object.assign(settings, s.readSettings?.(r, ctx));
+  return settings;
 }
 
 /**

@@ -33,7 +33,8 @@ import {
   checkFleetSecretArgs,
   checkKarmadaMemberArgs,
 } from "../../components/karmada";
-import { GkeConfig, readGke } from "./gke";
+import { GkeConfig } from "./gke";
+import { readSourceSettings } from "./cluster";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { PROJECT } from "./project";
 import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
@@ -132,9 +133,7 @@ function readFleetCluster(
     raw,
     secretKeys,
     referenced,
-    {
-      extraKeys: FLEET_CLUSTER_KEYS,
-    },
+    { extraKeys: FLEET_CLUSTER_KEYS, program: "fleet" },
   );
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {
@@ -166,16 +165,7 @@ function readFleetCluster(
     };
     if (agentImage !== undefined) join.agentImage = agentImage;
   }
-  let gke: FleetClusterConfig["gke"];
-  if (base.source === "gke") {
-    gke = readGke(r, key, obj.gke, base.name);
-  } else if (obj.gke !== undefined) {
-    r.problems.add(
-      `${key}.gke`,
-      obj.gke,
-      `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`,
-    );
-  }
+  const { gke } = readSourceSettings(r, { key, entry: obj, source: base.source, clusterName: base.name });
   const mappings =
     obj.extraPortMappings === undefined ? [] : Array.isArray(obj.extraPortMappings) ? obj.extraPortMappings : null;
   if (mappings === null)

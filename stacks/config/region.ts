@@ -10,13 +10,13 @@ import { isSecretConfigKey } from "../../components/names/secrets";
 import { checkKarmadaMemberArgs } from "../../components/karmada";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { RegistryMirror } from "../../components/kind";
-import { ClusterConfig, readRegistryMirror } from "./cluster";
+import { ClusterConfig, readRegistryMirror, readSourceSettings } from "./cluster";
 import { FleetClusterConfig, readClusterWithSecret } from "./fleet";
 import { IkoConfig, readIko } from "./iko";
 import { Raw, Reader, isObject } from "./read";
 import { readLabels } from "./placement";
 import { PROJECT } from "./project";
-import { readGke } from "./gke";
+import { clusterSource } from "../sources";
 
 export interface RegionMemberConfig extends ClusterConfig {
   /** `spec.provider` of the Karmada Cluster (gke for GKE members). */
@@ -86,32 +86,20 @@ function readMember(
     raw,
     secretKeys,
     referenced,
-    { extraKeys: MEMBER_EXTRA_KEYS },
+    { extraKeys: MEMBER_EXTRA_KEYS, program: "region" },
   );
   r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
-  let gke: RegionMemberConfig["gke"];
-  if (base.source === "gke") {
-    gke = readGke(r, key, obj.gke, base.name, { key: "region", value: region });
-    const location = gke.location;
-    const locationKey = `${key}.gke.location`;
-    if (region && !r.problems.has(locationKey) && location !== region && !location.startsWith(`${region}-`)) {
-      r.problems.add(
-        locationKey,
-        location,
-        `is outside region ${region}; use the region itself (${region}, a regional cluster) or one of its zones (${region}-a)`,
-      );
-    }
-  } else if (obj.gke !== undefined) {
-    r.problems.add(
-      `${key}.gke`,
-      obj.gke,
-      `is set but ${key}.source is "${base.source}"; set source to "gke" or remove it`,
-    );
-  }
+  const { gke } = readSourceSettings(r, {
+    key,
+    entry: obj,
+    source: base.source,
+    clusterName: base.name,
+    region: { key: "region", value: region },
+  });
   const labels = readLabels(r, `${key}.labels`, obj.labels);
   return {
     ...base,
-    provider: r.string(`${key}.provider`, obj.provider, base.source === "gke" ? "gke" : undefined),
+    provider: r.string(`${key}.provider`, obj.provider, clusterSource(base.source).traits.defaultProvider),
     labels,
     iko: r.boolean(`${key}.iko`, obj.iko, true),
     gke,
@@ -161,14 +149,11 @@ export function validateRegionConfig(raw: Raw, secretKeys: string[] = [], curren
     }
   }
   const member = readMember(r, raw, region, secretKeys, referenced);
-  if (member.source === "gke" && region) {
+  const zoneProblem = clusterSource(member.source).traits.zoneProblem;
+  if (zoneProblem && region) {
     for (const z of zones ?? []) {
-      if (!z.startsWith(`${region}-`))
-        problems.add(
-          "zones",
-          z,
-          `is not a zone of region ${region}; GKE zones are <region>-<letter>, e.g. ${region}-a`,
-        );
+      const problem = zoneProblem(region, z);
+      if (problem) problems.add("zones", z, problem);
     }
   }
   const iko = member.iko || raw.iko !== undefined ? readIko(r, raw.iko, false) : undefined;

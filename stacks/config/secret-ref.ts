@@ -4,7 +4,7 @@
  */
 import { ClusterConfig, readCluster } from "./cluster";
 import { Raw, Reader, isObject } from "./read";
-import { PROJECT } from "./project";
+import { PROJECT, ProgramName } from "./project";
 
 /** What a config key's name may be: never a secret's text put here by mistake (a kubeconfig, a key). */
 const CONFIG_KEY_NAME = /^[A-Za-z0-9_.-]{1,200}$/;
@@ -67,7 +67,8 @@ export function readSecretRef(
 
 /**
  * A cluster entry whose kubeconfig may come from a secret config key (`kubeconfigSecret`): the
- * reference is checked, and the secret's text handed to `readCluster`. Any source is allowed.
+ * reference is checked, and the secret's text handed to `readCluster`. `program` is the stack
+ * program reading it (its sources are allowed).
  */
 export function readClusterWithSecret(
   r: Reader,
@@ -77,7 +78,7 @@ export function readClusterWithSecret(
   raw: Raw,
   secretKeys: string[],
   referenced: Set<string>,
-  opts: { extraKeys: string[] },
+  opts: { extraKeys: string[]; program: ProgramName },
 ): ClusterConfig {
   const obj = isObject(item) ? item : {};
   const secretKey =
@@ -88,6 +89,6 @@ export function readClusterWithSecret(
     secretKey !== undefined && typeof raw[secretKey] === "string" ? (raw[secretKey] as string) : undefined;
   return readCluster(r, key, item, defaults, secretText, secretKey ?? `${key}.kubeconfigSecret`, {
     extraKeys: opts.extraKeys,
-    sources: ["kind", "kubeconfig", "gke"],
+    program: opts.program,
   });
 }
