@@ -11,6 +11,7 @@ import type { RegistryMirror } from "../../components/kind";
 import type { ClusterConfig } from "../config/cluster";
 import type { ProgramName } from "../config/project";
 import type { Raw, Reader } from "../config/read";
+import type { EndpointCheck } from "../endpoint-check";
 import type { SourceSettings } from "./index";
 
 /** Options shared by every cluster of a stack. */
@@ -85,11 +86,6 @@ export interface ClusterSourceTraits {
    * "none". Default: false (the cluster's kube-proxy is not the stack's to replace).
    */
   createsWithKubeProxyMode?: boolean;
-  /**
-   * The cluster exists before the stack and is reached through a kubeconfig: pre-flight probes its
-   * API server. Default: false (the stack creates it).
-   */
-  existing?: boolean;
   /** Default of a region member's `provider` label. Default: undefined (no label). */
   defaultProvider?: string;
   /**
@@ -135,6 +131,12 @@ export interface ClusterSource<Entry extends object = object, Settings extends o
    * (under another one, a key that is set is a problem). Default: none.
    */
   readSettings?(r: Reader, ctx: SettingsContext): Settings;
+  /**
+   * What pre-flight probes for a cluster of this source, which exists before the stack: its
+   * kubeconfig (`raw`: the stack's raw config, secrets in plain text). Default: nothing (the stack
+   * creates the cluster).
+   */
+  endpointCheck?(c: ClusterConfig, raw: Raw): EndpointCheck | undefined;
   /** Declares the cluster's handle (before its CNI). */
   declare(c: StackCluster, env: ClusterEnv): ClusterHandle;
 }

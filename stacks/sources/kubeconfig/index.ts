@@ -5,6 +5,7 @@
  */
 import { ExistingCluster, checkExistingClusterArgs, kubeconfigTextProblem } from "../../../components/cluster";
 import type { Reader } from "../../config/read";
+import { kubeconfigCheck } from "../../endpoint-check";
 import type { ClusterSource } from "../source";
 
 /** Checks kubeconfig text (never shown) and reports its problem under `key`. */
@@ -23,7 +24,7 @@ export interface KubeconfigEntry {
 
 export const kubeconfigSource: ClusterSource<KubeconfigEntry> = {
   name: "kubeconfig",
-  traits: { existing: true },
+  traits: {},
   entryKeys: ["kubeconfigPath"],
   impliedBy: ({ entry, secretKubeconfig }) => secretKubeconfig !== undefined || entry.kubeconfigPath !== undefined,
   readEntry(r, { key, entry, source, secretKubeconfig, secretKey }) {
@@ -53,6 +54,7 @@ export const kubeconfigSource: ClusterSource<KubeconfigEntry> = {
     }
     return { kubeconfigPath, kubeconfigSecretKey: undefined };
   },
+  endpointCheck: (c, raw) => kubeconfigCheck(`${c.key}.kubeconfigPath`, c.kubeconfigPath, c.kubeconfigSecretKey, raw),
   declare: (c, env) =>
     new ExistingCluster(
       c.name,
