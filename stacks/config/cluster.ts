@@ -99,7 +99,7 @@ export function readCluster(
   const traits = sources.get(source).traits;
   // Each source's own keys: read under its source, a problem under another.
   const settings: SourceEntry = {};
-  for (const s of sources.all) Object.assign(settings, s.readEntry?.(r, { ...entry, source }));
+  for (const s of sources.forProgram(program)) Object.assign(settings, s.readEntry?.(r, { ...entry, source }));
   const nodeImage = r.string(`${key}.nodeImage`, obj.nodeImage);
   const podSubnet = r.string(`${key}.podSubnet`, obj.podSubnet);
   const serviceSubnet = r.string(`${key}.serviceSubnet`, obj.serviceSubnet);

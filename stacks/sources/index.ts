@@ -57,7 +57,8 @@ export class ClusterSources {
     return this.forProgram(program).flatMap((s) => s.settingsKeys ?? []);
   }
 
-  private forProgram(program: ProgramName): ClusterSource[] {
+  /** The sources a program's clusters may come from, in order. */
+  forProgram(program: ProgramName): ClusterSource[] {
     return this.all.filter((s) => !s.programs || s.programs.includes(program));
   }
 
