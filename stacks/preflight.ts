@@ -5,43 +5,23 @@
  * (without this check a preview against a dead cluster "succeeds" with unknowns, and `up` fails
  * halfway). Kind and GKE clusters are not probed: the stack creates them.
  */
-import * as fs from "fs";
 import * as net from "net";
 import { parseKubeconfig } from "../components/kubeconfig";
-import { ClusterConfig, PROJECT } from "./config";
+import { ClusterConfig } from "./config";
+import type { EndpointCheck } from "./endpoint-check";
 import { show } from "./problems";
 import { clusterSource } from "./sources";
 
-/** One kubeconfig to probe, with how to name it in a message. */
-export interface EndpointCheck {
-  /** Full config key, e.g. "iko-plus:clusters[0].kubeconfigPath". */
-  key: string;
-  /** The config value shown in the message (a path; never a secret's contents). */
-  value: unknown;
-  secret: boolean;
-  /** The kubeconfig's text. */
-  kubeconfig: string;
-}
+export { kubeconfigCheck } from "./endpoint-check";
+export type { EndpointCheck } from "./endpoint-check";
 
-/** The check for a kubeconfig given as a file (`key` without the project prefix) or as a secret config key. */
-export function kubeconfigCheck(
-  key: string,
-  path: string | undefined,
-  secretKey: string | undefined,
-  raw: Record<string, unknown>,
-): EndpointCheck | undefined {
-  if (path !== undefined)
-    return { key: `${PROJECT}:${key}`, value: path, secret: false, kubeconfig: fs.readFileSync(path, "utf8") };
-  if (secretKey !== undefined && typeof raw[secretKey] === "string")
-    return { key: `${PROJECT}:${secretKey}`, value: undefined, secret: true, kubeconfig: raw[secretKey] as string };
-  return undefined;
-}
-
-/** The checks for the existing clusters among `clusters` (kind and GKE clusters are created, not probed). */
+/**
+ * The checks for the existing clusters among `clusters`, as each one's source gives them (kind and
+ * GKE clusters are created, not probed).
+ */
 export function clusterEndpointChecks(clusters: ClusterConfig[], raw: Record<string, unknown>): EndpointCheck[] {
   return clusters
-    .filter((c) => clusterSource(c.source).traits.existing === true)
-    .map((c) => kubeconfigCheck(`${c.key}.kubeconfigPath`, c.kubeconfigPath, c.kubeconfigSecretKey, raw))
+    .map((c) => clusterSource(c.source).endpointCheck?.(c, raw))
     .filter((c): c is EndpointCheck => c !== undefined);
 }
 

@@ -1,4 +1,5 @@
-export * from "./join";
+export * from "./join-manifests";
+export * from "./push-manifests";
 export * from "./policies";
 export * from "./selectors";
 export * from "./interpreter";
@@ -8,7 +9,7 @@ export * from "./member";
 export * from "./federated";
 export * from "./failover";
 export * from "./works";
-export * from "./pull";
+export * from "./pull-manifests";
 export * from "./works-provider";
 export * from "./api-ready";
 export * from "./types";

@@ -1,8 +1,8 @@
 /**
- * The Kubernetes core, RBAC and apps objects the joins' pure builders return (join.ts, pull.ts),
- * typed with only the fields they set, so a misspelt field does not compile. Plain types, not
- * Pulumi inputs: tests read their fields directly, and each is assignable to the matching
- * `@pulumi/kubernetes` resource's input.
+ * The Kubernetes core, RBAC and apps objects the joins' pure builders return (join-manifests.ts,
+ * push-manifests.ts, pull-manifests.ts), typed with only the fields they set, so a misspelt field
+ * does not compile. Plain types, not Pulumi inputs: tests read their fields directly, and each is
+ * assignable to the matching `@pulumi/kubernetes` resource's input.
  */
 import { ManifestMeta } from "../cluster/manifest";
 

@@ -1,12 +1,12 @@
 /**
  * KarmadaMember's arguments (and the prerequisites type), apart from the component so the join
- * code (push.ts, pull-join.ts) can use them without importing the component.
+ * code (join-resources.ts, push-join.ts, pull-join.ts) can use them without importing the
+ * component.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ClusterHandle } from "../cluster";
 import type { KarmadaHandle } from "./control-plane";
-import type { MemberAccess } from "./join";
-import type { SyncMode } from "./pull";
+import type { MemberAccess, SyncMode } from "./join-manifests";
 import type { PropagatedObject } from "./works";
 
 /** What a member needs before it joins: resources, or a function of the join's objects on the member. */

@@ -1,6 +1,6 @@
 /**
  * KarmadaMember: a member joined as declared resources, in Push mode (`karmadactl join`) or Pull
- * mode (karmada-agent on the member, as `karmadactl register` installs it; see pull.ts).
+ * mode (karmada-agent on the member, as `karmadactl register` installs it; see pull-manifests.ts).
  *
  * Push: on the member, the karmada-cluster namespace, the two ServiceAccounts with long-lived
  * token Secrets, and the ClusterRole/Binding Karmada's controllers act with. In Karmada: the token
@@ -30,13 +30,13 @@ import {
   checkWholeNumber,
   throwIfArgProblems,
 } from "../names";
-import { SYNC_MODES } from "./pull";
+import { SYNC_MODES } from "./join-manifests";
 import { declarePullJoin } from "./pull-join";
 import { DEFAULT_RELEASE_TIMEOUT_SECONDS, PullMemberRelease } from "./pull-release";
-import { declarePushJoin } from "./push";
+import { declarePushJoin } from "./push-join";
 import type { KarmadaMemberArgs } from "./member-types";
 
-export { memberPrerequisites } from "./push";
+export { memberPrerequisites } from "./join-resources";
 export type { MemberPrerequisites } from "./member-types";
 import { DEFAULT_WORKS_READY_TIMEOUT_SECONDS, DEFAULT_WORKS_TIMEOUT_SECONDS, MemberWorksGone } from "./works-provider";
 

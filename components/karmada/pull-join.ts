@@ -1,12 +1,13 @@
 /**
- * A Pull-mode join as declared resources (the manifests are in pull.ts): the agent's credential
+ * A Pull-mode join as declared resources (the manifests are in pull-manifests.ts): the agent's credential
  * and RBAC in Karmada, the Cluster, and the agent on the member.
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { clusterOptions } from "../cluster";
 import { parseKubeconfig } from "../kubeconfig";
-import { KARMADA_CLUSTER_NAMESPACE, memberNamespace } from "./join";
+import { KARMADA_CLUSTER_NAMESPACE, memberNamespace } from "./join-manifests";
+import { Join, declareClusterObject, joinInKarmada, memberPrerequisites } from "./join-resources";
 import {
   AGENT,
   AGENT_KUBECONFIG_SECRET,
@@ -21,8 +22,7 @@ import {
   agentTokenSecret,
   executionNamespace,
   pullClusterSpec,
-} from "./pull";
-import { Join, declareClusterObject, joinInKarmada, memberPrerequisites } from "./push";
+} from "./pull-manifests";
 
 /**
  * Pull mode: the agent's credential and RBAC in Karmada, the Cluster, and the agent on the

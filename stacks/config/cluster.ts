@@ -6,21 +6,18 @@ import * as fs from "fs";
 import { checkCiliumCniArgs, checkClusterMeshMembers } from "../../components/cilium";
 import { ArgProblem } from "../../components/names";
 import { RegistryMirror, checkKindClusterArgs, checkRegistryMirror } from "../../components/kind";
-import { ClusterEntry, EntrySettings, SettingsContext, StackSettings, clusterSource, clusterSources } from "../sources";
+import { ClusterEntry, SettingsContext, SourceEntry, SourceSettings, clusterSource, clusterSources } from "../sources";
 import { checkKubeconfigText } from "../sources/kubeconfig";
 import { ProgramName } from "./project";
 import { Raw, Reader, configNumber } from "./read";
 
-export interface ClusterConfig {
+/** One cluster of a stack; its sources' entry keys add their fields (SourceEntry, e.g. `kubeconfigPath`). */
+export interface ClusterConfig extends SourceEntry {
   /** Config key of this cluster (e.g. "home"). */
   key: string;
   name: string;
   /** Where the cluster comes from: a registered source's name (stacks/sources), e.g. "kind". */
   source: string;
-  /** A kubeconfig file (source kubeconfig). */
-  kubeconfigPath?: string;
-  /** The secret config key holding the kubeconfig contents (source kubeconfig). */
-  kubeconfigSecretKey?: string;
   /**
    * Protect the cluster (kind or GKE) and its Karmada join from replacement and deletion
    * (KindCluster, GkeCluster and KarmadaMember `protect`).
@@ -62,18 +59,8 @@ export function clusterPodSubnet(c: Pick<ClusterConfig, "source" | "kind">): str
   return c.kind.podSubnet ?? clusterSource(c.source).traits.defaultPodSubnet;
 }
 
-const CLUSTER_KEYS = [
-  "name",
-  "source",
-  "kubeconfigPath",
-  "protect",
-  "workers",
-  "nodeImage",
-  "kubeProxyMode",
-  "podSubnet",
-  "serviceSubnet",
-  "cilium",
-];
+/** The keys of every cluster entry: `name`, `source`, then the sources' entry keys, then these. */
+const CLUSTER_KEYS = ["protect", "workers", "nodeImage", "kubeProxyMode", "podSubnet", "serviceSubnet", "cilium"];
 const CILIUM_KEYS = ["enabled", "clusterId", "version", "chartPath", "moduleImages", "dropCapabilities"];
 
 export { checkKubeconfigText };
@@ -93,19 +80,26 @@ export function readCluster(
   opts: { extraKeys?: string[]; program?: ProgramName } = {},
 ): ClusterConfig {
   const obj = r.object(key, raw);
-  r.unknownKeys(key, obj, [...CLUSTER_KEYS, ...(opts.extraKeys ?? [])]);
+  const sources = clusterSources();
+  const program = opts.program ?? "wfh";
+  r.unknownKeys(key, obj, [
+    "name",
+    "source",
+    ...sources.entryKeys(program),
+    ...CLUSTER_KEYS,
+    ...(opts.extraKeys ?? []),
+  ]);
   const name = r.string(`${key}.name`, obj.name, defaults.name) as string;
   // Every stack cluster may be a kind cluster or run Cilium: its name is checked as both take it.
   r.componentProblems([...checkKindClusterArgs({ clusterName: name }), ...checkCiliumCniArgs({ clusterName: name })], {
     clusterName: `${key}.name`,
   });
-  const sources = clusterSources();
   const entry: ClusterEntry = { key, entry: obj, secretKubeconfig, secretKey };
-  const source = r.oneOf(`${key}.source`, obj.source, sources.names(opts.program ?? "wfh"), sources.implied(entry));
+  const source = r.oneOf(`${key}.source`, obj.source, sources.names(program), sources.implied(entry));
   const traits = sources.get(source).traits;
   // Each source's own keys: read under its source, a problem under another.
-  const settings: EntrySettings = {};
-  for (const s of sources.all) Object.assign(settings, s.readEntry?.(r, { ...entry, source }));
+  const settings: SourceEntry = {};
+  for (const s of sources.forProgram(program)) Object.assign(settings, s.readEntry?.(r, { ...entry, source }));
   const nodeImage = r.string(`${key}.nodeImage`, obj.nodeImage);
   const podSubnet = r.string(`${key}.podSubnet`, obj.podSubnet);
   const serviceSubnet = r.string(`${key}.serviceSubnet`, obj.serviceSubnet);
@@ -155,8 +149,7 @@ export function readCluster(
     key,
     name,
     source,
-    kubeconfigPath: settings.kubeconfigPath,
-    kubeconfigSecretKey: settings.kubeconfigSecretKey,
+    ...settings,
     protect: r.boolean(`${key}.protect`, obj.protect, false),
     kind: {
       workers,
@@ -187,8 +180,8 @@ export function readCluster(
  * Reads the program-level settings (e.g. `<key>.gke`) of a fleet or region entry: each source's
  * own, read under its source and a problem under another.
  */
-export function readSourceSettings(r: Reader, ctx: SettingsContext): StackSettings {
-  const settings: StackSettings = {};
+export function readSourceSettings(r: Reader, ctx: SettingsContext): SourceSettings {
+  const settings: SourceSettings = {};
   for (const s of clusterSources().all) Object.assign(settings, s.readSettings?.(r, ctx));
   return settings;
 }

@@ -33,7 +33,6 @@ import {
   checkFleetSecretArgs,
   checkKarmadaMemberArgs,
 } from "../../components/karmada";
-import { GkeConfig } from "./gke";
 import { readSourceSettings } from "./cluster";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { PROJECT } from "./project";
@@ -41,11 +40,13 @@ import { FleetTlsConfig, readFleetTls, readIrisTls } from "./tls";
 import { TlsComponent } from "../../components/tls";
 import { KarmadaConfig, readKarmada } from "./karmada";
 import { readClusterWithSecret, readSecretRef } from "./secret-ref";
+import { SourceSettings, clusterSources } from "../sources";
 
 export { KarmadaConfig } from "./karmada";
 export { readClusterWithSecret, readSecretRef } from "./secret-ref";
 
-export interface FleetClusterConfig extends ClusterConfig {
+/** A fleet cluster; its sources' settings keys add their fields (SourceSettings, e.g. `gke`). */
+export interface FleetClusterConfig extends ClusterConfig, SourceSettings {
   iko: boolean;
   join?: {
     provider?: string;
@@ -58,7 +59,6 @@ export interface FleetClusterConfig extends ClusterConfig {
     /** Pull mode: the karmada-agent image. */
     agentImage?: string;
   };
-  gke?: GkeConfig;
   extraPortMappings: { containerPort: number; hostPort: number }[];
 }
 
@@ -113,7 +113,14 @@ const FLEET_KEYS = [
   "registryMirror",
   "mesh",
 ];
-const FLEET_CLUSTER_KEYS = ["iko", "join", "gke", "extraPortMappings", "kubeconfigSecret"];
+/** A fleet entry's keys beside a cluster's, with the sources' settings keys after `join`. */
+const fleetClusterKeys = () => [
+  "iko",
+  "join",
+  ...clusterSources().settingsKeys("fleet"),
+  "extraPortMappings",
+  "kubeconfigSecret",
+];
 
 function readFleetCluster(
   r: Reader,
@@ -133,7 +140,7 @@ function readFleetCluster(
     raw,
     secretKeys,
     referenced,
-    { extraKeys: FLEET_CLUSTER_KEYS, program: "fleet" },
+    { extraKeys: fleetClusterKeys(), program: "fleet" },
   );
   let join: FleetClusterConfig["join"];
   if (obj.join !== undefined && obj.join !== false) {
@@ -165,7 +172,7 @@ function readFleetCluster(
     };
     if (agentImage !== undefined) join.agentImage = agentImage;
   }
-  const { gke } = readSourceSettings(r, { key, entry: obj, source: base.source, clusterName: base.name });
+  const settings = readSourceSettings(r, { key, entry: obj, source: base.source, clusterName: base.name });
   const mappings =
     obj.extraPortMappings === undefined ? [] : Array.isArray(obj.extraPortMappings) ? obj.extraPortMappings : null;
   if (mappings === null)
@@ -177,7 +184,7 @@ function readFleetCluster(
       hostPort: r.integer(`${key}.extraPortMappings[${j}].hostPort`, mo.hostPort, 0, 1, 65535),
     };
   });
-  return { ...base, iko: r.boolean(`${key}.iko`, obj.iko, true), join, gke, extraPortMappings };
+  return { ...base, iko: r.boolean(`${key}.iko`, obj.iko, true), join, ...settings, extraPortMappings };
 }
 
 /** Validates a fleet stack's raw config; `secretKeys` are the full keys stored as secrets. */

@@ -11,21 +11,21 @@ import { checkKarmadaMemberArgs } from "../../components/karmada";
 import { checkCrdMirrorArgs } from "../../components/iko";
 import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, readRegistryMirror, readSourceSettings } from "./cluster";
-import { FleetClusterConfig, readClusterWithSecret } from "./fleet";
+import { readClusterWithSecret } from "./fleet";
 import { IkoConfig, readIko } from "./iko";
 import { Raw, Reader, isObject } from "./read";
 import { readLabels } from "./placement";
 import { PROJECT } from "./project";
-import { clusterSource } from "../sources";
+import { SourceSettings, clusterSource, clusterSources } from "../sources";
 
-export interface RegionMemberConfig extends ClusterConfig {
+/** The region's member; its sources' settings keys add their fields (SourceSettings, e.g. `gke`). */
+export interface RegionMemberConfig extends ClusterConfig, SourceSettings {
   /** `spec.provider` of the Karmada Cluster (gke for GKE members). */
   provider?: string;
   /** Labels on the Karmada Cluster. */
   labels?: Record<string, string>;
   /** Install IKO (local mode) on the member. */
   iko: boolean;
-  gke?: FleetClusterConfig["gke"];
 }
 
 export interface RegionConfig {
@@ -42,7 +42,14 @@ export interface RegionConfig {
 }
 
 const REGION_KEYS = ["program", "fleetStack", "region", "zones", "member", "iko", "registryMirror"];
-const MEMBER_EXTRA_KEYS = ["provider", "labels", "iko", "gke", "kubeconfigSecret"];
+/** The member entry's keys beside a cluster's, with the sources' settings keys after `iko`. */
+const memberExtraKeys = () => [
+  "provider",
+  "labels",
+  "iko",
+  ...clusterSources().settingsKeys("region"),
+  "kubeconfigSecret",
+];
 const STACK_PART = /^[A-Za-z0-9_.-]{1,100}$/;
 
 /**
@@ -86,10 +93,10 @@ function readMember(
     raw,
     secretKeys,
     referenced,
-    { extraKeys: MEMBER_EXTRA_KEYS, program: "region" },
+    { extraKeys: memberExtraKeys(), program: "region" },
   );
   r.componentProblems(checkKarmadaMemberArgs({ clusterName: base.name }), { clusterName: `${key}.name` });
-  const { gke } = readSourceSettings(r, {
+  const settings = readSourceSettings(r, {
     key,
     entry: obj,
     source: base.source,
@@ -102,7 +109,7 @@ function readMember(
     provider: r.string(`${key}.provider`, obj.provider, clusterSource(base.source).traits.defaultProvider),
     labels,
     iko: r.boolean(`${key}.iko`, obj.iko, true),
-    gke,
+    ...settings,
   };
 }
 

@@ -1,16 +1,23 @@
 /**
  * The cluster sources: the one place that lists them all. The shared code resolves a cluster's
  * source here (`clusterSource`) and asks it through the ClusterSource interface; a new source is a
- * folder under stacks/sources and one entry in DEFAULT_SOURCES.
+ * folder under stacks/sources and one entry in DEFAULT_SOURCES (with, for a source with keys of its
+ * own, its typed part of the config in SourceEntry or SourceSettings).
  */
 import type { ProgramName } from "../config/project";
-import { gkeSource } from "./gke";
+import { GkeSettings, gkeSource } from "./gke";
 import { kindSource } from "./kind";
-import { kubeconfigSource } from "./kubeconfig";
+import { KubeconfigEntry, kubeconfigSource } from "./kubeconfig";
 import type { ClusterEntry, ClusterSource } from "./source";
 
 export * from "./source";
 export { gkeSource, kindSource, kubeconfigSource };
+export type { GkeSettings, KubeconfigEntry };
+
+/** What the project's sources' entry keys give every cluster config (ClusterConfig has these fields). */
+export type SourceEntry = KubeconfigEntry;
+/** What the project's sources' settings keys give a fleet or region cluster config. */
+export type SourceSettings = GkeSettings;
 
 /** A set of sources, in the order the `source` error message lists them. */
 export class ClusterSources {
@@ -37,7 +44,22 @@ export class ClusterSources {
 
   /** The names of the sources a program's clusters may come from (every source without `program`). */
   names(program?: ProgramName): string[] {
-    return this.all.filter((s) => !program || !s.programs || s.programs.includes(program)).map((s) => s.name);
+    return (program ? this.forProgram(program) : this.all).map((s) => s.name);
+  }
+
+  /** The entry keys of the sources a program's clusters may come from, in the sources' order. */
+  entryKeys(program: ProgramName): string[] {
+    return this.forProgram(program).flatMap((s) => s.entryKeys ?? []);
+  }
+
+  /** The settings keys (of a fleet or region entry) of the sources a program's clusters may come from. */
+  settingsKeys(program: ProgramName): string[] {
+    return this.forProgram(program).flatMap((s) => s.settingsKeys ?? []);
+  }
+
+  /** The sources a program's clusters may come from, in order. */
+  forProgram(program: ProgramName): ClusterSource[] {
+    return this.all.filter((s) => !s.programs || s.programs.includes(program));
   }
 
   /** The source of an entry without `source`: the first implied one, else the fallback. */

@@ -9,9 +9,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ClusterHandle } from "../../components/cluster";
 import type { RegistryMirror } from "../../components/kind";
 import type { ClusterConfig } from "../config/cluster";
-import type { FleetClusterConfig } from "../config/fleet";
 import type { ProgramName } from "../config/project";
 import type { Raw, Reader } from "../config/read";
+import type { EndpointCheck } from "../endpoint-check";
+import type { SourceSettings } from "./index";
 
 /** Options shared by every cluster of a stack. */
 export interface ClusterEnv {
@@ -21,8 +22,12 @@ export interface ClusterEnv {
   registryMirror?: RegistryMirror;
 }
 
-/** A validated cluster of any stack program, with the fleet and region programs' extra settings. */
-export type StackCluster = ClusterConfig & Partial<Pick<FleetClusterConfig, "gke" | "extraPortMappings">>;
+/**
+ * A validated cluster of any stack program, with what the sources' settings keys give a fleet or
+ * region cluster (`SourceSettings`) and the fleet's `extraPortMappings` (default: none).
+ */
+export type StackCluster = ClusterConfig &
+  SourceSettings & { extraPortMappings?: { containerPort: number; hostPort: number }[] };
 
 /** A cluster entry as `readCluster` reads it, before its source is known. */
 export interface ClusterEntry {
@@ -42,9 +47,6 @@ export interface SourcedClusterEntry extends ClusterEntry {
   source: string;
 }
 
-/** What a source's entry keys give a cluster config (each field undefined unless the source sets it). */
-export type EntrySettings = Partial<Pick<ClusterConfig, "kubeconfigPath" | "kubeconfigSecretKey">>;
-
 /** A fleet or region cluster entry whose program-level settings (e.g. `<key>.gke`) are read. */
 export interface SettingsContext {
   /** Config key of the cluster, e.g. "clusters[0]" or "member". */
@@ -61,9 +63,6 @@ export interface SettingsContext {
    */
   region?: { key: string; value: string };
 }
-
-/** What a source's program-level settings give a fleet or region cluster config. */
-export type StackSettings = Partial<Pick<FleetClusterConfig, "gke">>;
 
 /** What the shared code asks about a cluster of a source. */
 export interface ClusterSourceTraits {
@@ -87,11 +86,6 @@ export interface ClusterSourceTraits {
    * "none". Default: false (the cluster's kube-proxy is not the stack's to replace).
    */
   createsWithKubeProxyMode?: boolean;
-  /**
-   * The cluster exists before the stack and is reached through a kubeconfig: pre-flight probes its
-   * API server. Default: false (the stack creates it).
-   */
-  existing?: boolean;
   /** Default of a region member's `provider` label. Default: undefined (no label). */
   defaultProvider?: string;
   /**
@@ -101,26 +95,48 @@ export interface ClusterSourceTraits {
   zoneProblem?(region: string, zone: string): string | undefined;
 }
 
-/** One source of stack clusters (the value of `<key>.source`). */
-export interface ClusterSource {
+/**
+ * One source of stack clusters (the value of `<key>.source`). `Entry` is what its entry keys give
+ * every cluster config (e.g. the kubeconfig source's `kubeconfigPath`), `Settings` what its
+ * settings keys give a fleet or region cluster config (e.g. the GKE source's `gke`): typed
+ * objects, each field set on every cluster, undefined unless the cluster comes from this source.
+ * The registry (./index.ts) adds both to the config types.
+ */
+export interface ClusterSource<Entry extends object = object, Settings extends object = object> {
   /** The `source` value naming it. */
   readonly name: string;
   /** The stack programs whose clusters may come from it. Default: every program. */
   readonly programs?: readonly ProgramName[];
   /** What the shared code asks about its clusters. */
   readonly traits: ClusterSourceTraits;
+  /**
+   * The cluster entry keys `readEntry` reads: known keys of every entry of the source's programs.
+   * Default: none.
+   */
+  readonly entryKeys?: readonly string[];
+  /**
+   * The keys `readSettings` reads: known keys of a fleet or region entry (of the source's programs).
+   * Default: none.
+   */
+  readonly settingsKeys?: readonly string[];
   /** Whether an entry without `source` comes from this source. Default: never. */
   impliedBy?(entry: ClusterEntry): boolean;
   /**
    * Reads the source's keys of every entry, whichever its source (under another one, a key that
    * is set is a problem), right after `source`. Default: the source has no entry keys.
    */
-  readEntry?(r: Reader, entry: SourcedClusterEntry): EntrySettings;
+  readEntry?(r: Reader, entry: SourcedClusterEntry): Entry;
   /**
    * Reads the source's program-level settings of a fleet or region entry, whichever its source
    * (under another one, a key that is set is a problem). Default: none.
    */
-  readSettings?(r: Reader, ctx: SettingsContext): StackSettings;
+  readSettings?(r: Reader, ctx: SettingsContext): Settings;
+  /**
+   * What pre-flight probes for a cluster of this source, which exists before the stack: its
+   * kubeconfig (`raw`: the stack's raw config, secrets in plain text). Default: nothing (the stack
+   * creates the cluster).
+   */
+  endpointCheck?(c: ClusterConfig, raw: Raw): EndpointCheck | undefined;
   /** Declares the cluster's handle (before its CNI). */
   declare(c: StackCluster, env: ClusterEnv): ClusterHandle;
 }

@@ -89,6 +89,58 @@ describe("cluster sources", () => {
     assert.ok(inside.includes('iko-plus:home.source: "nope" is not allowed; use one of: kind, kubeconfig, fake'));
   });
 
+  it("a registered source's own keys: known on its programs' entries, read into the config, a problem under another source", async () => {
+    /** What the keyed source's entry key gives every cluster config. */
+    interface FakeEntry {
+      fakeServer?: string;
+    }
+    const declared: (StackCluster & FakeEntry)[] = [];
+    const keyed: ClusterSource<FakeEntry, { fakeZone?: string }> = {
+      name: "keyed",
+      programs: ["wfh", "fleet"],
+      traits: {},
+      entryKeys: ["fakeServer"],
+      settingsKeys: ["fakeZone"],
+      readEntry(r, { key, entry, source }) {
+        const fakeServer = r.string(`${key}.fakeServer`, entry.fakeServer);
+        if (source !== "keyed" && fakeServer !== undefined)
+          r.problems.add(`${key}.fakeServer`, fakeServer, `is set but ${key}.source is "${source}"`);
+        return { fakeServer: source === "keyed" ? fakeServer : undefined };
+      },
+      declare: (c: StackCluster & FakeEntry) => {
+        declared.push(c);
+        return new ExistingCluster(c.name, {
+          kubeconfig: pulumi.secret(fakeKubeconfig(c.name, c.fakeServer ?? "https://10.9.9.8:6443")),
+          role: c.key,
+        });
+      },
+    };
+    withSources([keyed], () => {
+      const cfg = validateWfhConfig(wfh({ name: "keyedhome", source: "keyed", fakeServer: "https://10.9.9.9:6443" }));
+      assert.strictEqual((cfg.home as StackCluster & FakeEntry).fakeServer, "https://10.9.9.9:6443");
+      wfhStack(cfg, { secrets: {} });
+      assert.deepStrictEqual(
+        problemsOf(() =>
+          validateWfhConfig({ ...wfh({ name: "keyedhome", source: "keyed" }), work: { fakeServer: "https://x:1" } }),
+        ),
+        ['iko-plus:work.fakeServer: "https://x:1" is set but work.source is "kind"'],
+      );
+      const fleet = { clusters: [{ name: "c1", typo: 1 }], karmada: { hostCluster: "c1" } };
+      assert.ok(
+        problemsOf(() => validateConfig({ program: "fleet", ...fleet }, [])).some((p) =>
+          p.endsWith(
+            "use one of: name, source, kubeconfigPath, fakeServer, protect, workers, nodeImage, kubeProxyMode, podSubnet, serviceSubnet, cilium, iko, join, gke, fakeZone, extraPortMappings, kubeconfigSecret",
+          ),
+        ),
+      );
+    });
+    assert.deepStrictEqual(
+      declared.map((c) => [c.name, c.fakeServer]),
+      [["keyedhome", "https://10.9.9.9:6443"]],
+    );
+    await settle();
+  });
+
   it("withSources restores the sources in use, after a throw and after a promise settles", async () => {
     assert.throws(() =>
       withSources([fakeSource([])], () => {

@@ -4,11 +4,18 @@
  */
 import { GkeCluster } from "../../../components/gcp";
 import type { ClusterSource } from "../source";
-import { readGke } from "./config";
+import { GkeConfig, readGke } from "./config";
 
-export const gkeSource: ClusterSource = {
+/** What the GKE source's settings key gives a fleet or region cluster config. */
+export interface GkeSettings {
+  /** `<key>.gke`, mapped onto GkeCluster's args (source gke). Default: none. */
+  gke?: GkeConfig;
+}
+
+export const gkeSource: ClusterSource<object, GkeSettings> = {
   name: "gke",
   programs: ["fleet", "region"],
+  settingsKeys: ["gke"],
   traits: {
     ownCni: "a GKE cluster, which runs Dataplane V2 (Cilium-based) already",
     defaultProvider: "gke",
@@ -25,7 +32,7 @@ export const gkeSource: ClusterSource = {
           entry.gke,
           `is set but ${key}.source is "${source}"; set source to "gke" or remove it`,
         );
-      return {};
+      return { gke: undefined };
     }
     if (!region) return { gke: readGke(r, key, entry.gke, clusterName) };
     const gke = readGke(r, key, entry.gke, clusterName, region);

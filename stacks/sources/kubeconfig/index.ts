@@ -5,6 +5,7 @@
  */
 import { ExistingCluster, checkExistingClusterArgs, kubeconfigTextProblem } from "../../../components/cluster";
 import type { Reader } from "../../config/read";
+import { kubeconfigCheck } from "../../endpoint-check";
 import type { ClusterSource } from "../source";
 
 /** Checks kubeconfig text (never shown) and reports its problem under `key`. */
@@ -13,9 +14,18 @@ export function checkKubeconfigText(r: Reader, key: string, text: string, secret
   if (problem) r.problems.add(key, shown, problem, { secret });
 }
 
-export const kubeconfigSource: ClusterSource = {
+/** What the kubeconfig source's entry keys give every cluster config. */
+export interface KubeconfigEntry {
+  /** A kubeconfig file (`<key>.kubeconfigPath`; source kubeconfig). Default: none. */
+  kubeconfigPath?: string;
+  /** The secret config key holding the kubeconfig contents (source kubeconfig). Default: none. */
+  kubeconfigSecretKey?: string;
+}
+
+export const kubeconfigSource: ClusterSource<KubeconfigEntry> = {
   name: "kubeconfig",
-  traits: { existing: true },
+  traits: {},
+  entryKeys: ["kubeconfigPath"],
   impliedBy: ({ entry, secretKubeconfig }) => secretKubeconfig !== undefined || entry.kubeconfigPath !== undefined,
   readEntry(r, { key, entry, source, secretKubeconfig, secretKey }) {
     const kubeconfigPath = r.string(`${key}.kubeconfigPath`, entry.kubeconfigPath);
@@ -42,8 +52,9 @@ export const kubeconfigSource: ClusterSource = {
         `is set but ${key}.source is "${source}"; set ${key}.source to "kubeconfig" or remove the path`,
       );
     }
-    return { kubeconfigPath };
+    return { kubeconfigPath, kubeconfigSecretKey: undefined };
   },
+  endpointCheck: (c, raw) => kubeconfigCheck(`${c.key}.kubeconfigPath`, c.kubeconfigPath, c.kubeconfigSecretKey, raw),
   declare: (c, env) =>
     new ExistingCluster(
       c.name,

@@ -1,32 +1,20 @@
 /**
- * Pure manifests of a Push-mode join, with the exact names and fields `karmadactl join` uses
- * (read at karmada v1.15: pkg/karmadactl/join, pkg/util/credential.go, pkg/util/names; unchanged in
- * v1.16.0 and v1.18.2, which the lab and the kind tier join with them).
+ * Pure names and manifests both join modes share (Push: push-manifests.ts, Pull:
+ * pull-manifests.ts): the join's namespace, the member-side access rules, the sync modes and the
+ * Cluster object's head and placement fields, with the names `karmadactl join` and `register` use
+ * (read at karmada v1.15 and again at v1.16.0 and v1.18.2).
  */
-import { Namespace, PolicyRule, Secret } from "./manifests-types";
+import { Namespace, PolicyRule } from "./manifests-types";
 import { Cluster } from "./types";
 
 /** Namespace of the join's objects, on the member and in the Karmada API. */
 export const KARMADA_CLUSTER_NAMESPACE = "karmada-cluster";
-/** The impersonator ServiceAccount (and its token Secret) on every member. */
-export const IMPERSONATOR = "karmada-impersonator";
 /** Karmada's limit on Cluster names. */
 export const MAX_MEMBER_NAME = 48;
 
-/** ServiceAccount (and token Secret) Karmada's controllers use on the member. */
-export function memberServiceAccountName(cluster: string): string {
-  return `karmada-${cluster}`;
-}
-
-/** ClusterRole and ClusterRoleBinding name on the member. */
-export function memberClusterRoleName(cluster: string): string {
-  return `karmada-controller-manager:${memberServiceAccountName(cluster)}`;
-}
-
-/** Karmada-side Secret holding the impersonator token. */
-export function impersonatorSecretName(cluster: string): string {
-  return `${cluster}-impersonator`;
-}
+/** How Karmada and a member talk: Push (Karmada calls the member's API) or Pull (karmada-agent on the member calls Karmada). */
+export type SyncMode = "Push" | "Pull";
+export const SYNC_MODES: readonly SyncMode[] = ["Push", "Pull"];
 
 /** The member namespace, labelled as a Karmada system namespace. */
 export function memberNamespace(): Namespace {
@@ -37,22 +25,9 @@ export function memberNamespace(): Namespace {
   };
 }
 
-/** A long-lived token Secret for a ServiceAccount on the member. */
-export function tokenSecret(serviceAccount: string): Secret {
-  return {
-    apiVersion: "v1",
-    kind: "Secret",
-    type: "kubernetes.io/service-account-token",
-    metadata: {
-      name: serviceAccount,
-      namespace: KARMADA_CLUSTER_NAMESPACE,
-      annotations: { "kubernetes.io/service-account.name": serviceAccount },
-    },
-  };
-}
-
 /**
- * What Karmada's controllers may do on a Push member:
+ * What Karmada's controllers may do on a Push member (and, with the same rules, karmada-agent on a
+ * Pull member, pull-manifests.ts):
  * - "scoped": what a fleet of IrisClusters needs: read nodes and pods (cluster status and resource
  *   summary), API discovery and health endpoints, and full control of the kinds this project
  *   propagates (namespaces, Secrets, ConfigMaps, IrisClusters), and nothing else;
@@ -118,21 +93,4 @@ export function clusterPlacement(
   if (a.region) p.region = a.region;
   if (a.zones && a.zones.length > 0) p.zones = a.zones;
   return p;
-}
-
-/** The spec of a Push-mode member's Cluster: its endpoint, id, the join's Secrets and placement fields. */
-export function pushClusterSpec(a: Omit<ClusterObjectArgs, "labels">): Cluster["spec"] {
-  return {
-    syncMode: "Push",
-    apiEndpoint: a.apiEndpoint,
-    id: a.id,
-    secretRef: { namespace: KARMADA_CLUSTER_NAMESPACE, name: a.name },
-    impersonatorSecretRef: { namespace: KARMADA_CLUSTER_NAMESPACE, name: impersonatorSecretName(a.name) },
-    ...clusterPlacement(a),
-  };
-}
-
-/** The `cluster.karmada.io/v1alpha1` Cluster object of a Push-mode member. */
-export function clusterObject(a: ClusterObjectArgs): Cluster {
-  return { ...clusterHead(a), spec: pushClusterSpec(a) };
 }

@@ -24,7 +24,7 @@ import {
   clusterHead,
   clusterPlacement,
   memberClusterRoleRules,
-} from "./join";
+} from "./join-manifests";
 import {
   ClusterRole,
   ClusterRoleBinding,
@@ -40,10 +40,6 @@ import {
 import { Cluster } from "./types";
 import { KARMADA_CHART_VERSION } from "./values";
 import { workNamespace } from "./works";
-
-/** How Karmada and a member talk: Push (Karmada calls the member's API) or Pull (karmada-agent on the member calls Karmada). */
-export type SyncMode = "Push" | "Pull";
-export const SYNC_MODES: readonly SyncMode[] = ["Push", "Pull"];
 
 /** Karmada's agent image at `version` (Karmada's own tags, e.g. `v1.18.2`). */
 export function karmadaAgentImage(version: string = KARMADA_CHART_VERSION): string {
