@@ -7,7 +7,7 @@ export default tseslint.config(
     ignores: [
       "node_modules/**",
       "bin/**",
-      "lab/tools/**",
+      "testbed/lab/tools/**",
       ".iko-plus/**",
       "test/fixtures/**",
       ".stryker-tmp/**",

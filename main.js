@@ -7,7 +7,7 @@ const { ensureProgramBuild } = require("./scripts/program-build");
 // (its source position) and every promise it tracks: source-map-support maps each frame, through
 // the SDK's own .js.map files, to TypeScript sources the SDK does not ship, and our program is
 // compiled without source maps. V8's own formatting gives the same frames at the positions of the
-// JavaScript that runs, for less CPU (bench/: the program's start is on every run's critical path).
+// JavaScript that runs, for less CPU (testbed/bench/: the program's start is on every run's critical path).
 Error.prepareStackTrace = undefined;
 
 const build = ensureProgramBuild(__dirname, { log: (msg) => console.log(msg) });

@@ -18,7 +18,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as YAML from "yaml";
-import { binDirFromEnv } from "../lab/src/config";
+import { stackFilePath } from "../scripts/stack-files";
+import { binDirFromEnv } from "../testbed/lab/src/config";
 import { LabSecretKey, labNeeds, labSecretKeys, parsePreviewArgs, rewriteLabPaths } from "./lab-config";
 import { renderMarkdown } from "./markdown";
 import { StackSummary, parsePreviewJson, summarizeStack } from "./summary";
@@ -128,7 +129,7 @@ export function pulumiEnv(tmp: string, passphrase: string, binDir = binDirFromEn
   return {
     ...process.env,
     TMPDIR: osTmp,
-    PATH: [binDir, path.join(TOOL, "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
+    PATH: [binDir, path.join(TOOL, "testbed", "lab", "shims"), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: fileBackendUrl(backend),
     PULUMI_CONFIG_PASSPHRASE: passphrase,
@@ -215,8 +216,9 @@ export async function main(argv: string[], deps: Partial<Deps> = {}): Promise<nu
 
     const files = args.stacks.map((s) => ({
       stack: s,
-      base: readStackFile(path.join(worktree, `Pulumi.${s}.yaml`)),
-      head: readStackFile(path.join(repo, `Pulumi.${s}.yaml`)),
+      // Wherever each side keeps it (the root, examples/*/ or testbed/stacks/).
+      base: readStackFile(stackFilePath(worktree, s)),
+      head: readStackFile(stackFilePath(repo, s)),
     }));
     const need = labNeeds(files.flatMap((f) => [f.base?.config ?? {}, f.head?.config ?? {}]));
     log(`lab in ${labDir}: members [${need.members.join(", ")}]${need.karmada ? " + karmada" : ""}`);
@@ -229,7 +231,7 @@ export async function main(argv: string[], deps: Partial<Deps> = {}): Promise<nu
     const labCli = (cmd: string) => [
       `-r`,
       `ts-node/register/transpile-only`,
-      path.join(TOOL, "lab", "src", "cli.ts"),
+      path.join(TOOL, "testbed", "lab", "src", "cli.ts"),
       cmd,
     ];
     cleanups.push(async () => {

@@ -4,7 +4,7 @@
  * from `.iko-plus/program/<key>/`, compiled from the TypeScript sources the first time a set of
  * sources is seen. Running compiled JavaScript instead of ts-node saves ts-node's start-up and,
  * above all, its source-map-support: the Pulumi SDK captures a stack trace for every output, and
- * source-map-support made each capture several times dearer (see bench/).
+ * source-map-support made each capture several times dearer (see testbed/bench/).
  *
  * The key is a hash of every program source (index.ts, components/, stacks/), tsconfig.json, the
  * TypeScript version and the mode, so an edit always compiles again and a checkout of an older

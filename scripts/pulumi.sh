@@ -3,7 +3,10 @@
 # and passphrase secrets (no Pulumi account). Usage: npm run up [-- <pulumi flags>]
 # Before `up`, a kind cluster of the stack deleted outside it is dropped from the state with
 # everything that went with it, and `up` recreates them (scripts/lost-clusters.ts).
-#   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml; lab-* stacks use the lab)
+#   STACK                     stack name (default: dev, i.e. Pulumi.dev.yaml). Pulumi runs in the
+#                             project folder that holds Pulumi.<stack>.yaml: the root (dev, and a
+#                             new stack), examples/fleet (fleet), examples/dr (dr-*), testbed/stacks
+#                             (lab-*, which use the lab); see scripts/stack-files.ts
 #   PULUMI_BACKEND_URL        backend (default: file://<project>/.state?metadata=skip)
 #   PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE: encrypts the stack's secrets
 #   PULUMI_PARALLEL           resource operations at once (default 64; Pulumi's own default is
@@ -21,9 +24,9 @@ fail() { echo "error: $*" >&2; exit 1; }
 # Lab stacks (lab-*) use the lab's own binaries: the Pulumi CLI, its plugins, nothing downloaded.
 case "$stack" in
   lab-*)
-    bin=$(bash lab/build.sh --print-bin-dir)
+    bin=$(bash testbed/lab/build.sh --print-bin-dir)
     [ -x "$bin/pulumi" ] || fail "the lab's binaries are not built; run \`npm run lab:build\` (and \`npm run lab:up\`)"
-    export PATH="$bin:$PWD/lab/shims:$PATH" PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+    export PATH="$bin:$PWD/testbed/lab/shims:$PATH" PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
     [ -f .lab/state.json ] || [ -n "${IKO_LAB_DIR:-}" ] || fail "no lab is running; start it with \`npm run lab:up\`" ;;
 esac
 command -v pulumi >/dev/null 2>&1 || fail "the pulumi CLI is not on PATH; install it (https://www.pulumi.com/docs/iac/download-install/) and run again"
@@ -49,13 +52,17 @@ if [ "$cmd" = destroy ]; then export PULUMI_CONTINUE_ON_ERROR=${PULUMI_CONTINUE_
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/iko-plus-pulumi.XXXXXX")
 trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR=$run_tmp
+# The stack's project folder (scripts/stack-files.ts); every command below runs there.
+project_dir=$(node -r ts-node/register/transpile-only scripts/stack-files.ts dir "$stack") || exit 1
+root=$PWD
+cd "$project_dir"
 pulumi stack select --create --secrets-provider passphrase "$stack" >/dev/null
 # A kind cluster deleted outside the stack: `up` first drops it and what went with it from the
 # state (then recreates them); `preview` says so. A paused or stopped one is named, with the
 # command that brings it back, before up, preview and destroy (scripts/lost-clusters.ts).
 case "$cmd" in
-  up) node -r ts-node/register/transpile-only scripts/lost-clusters.ts recover "$stack" ;;
-  preview) node -r ts-node/register/transpile-only scripts/lost-clusters.ts report "$stack" ;;
-  destroy) node -r ts-node/register/transpile-only scripts/lost-clusters.ts check "$stack" ;;
+  up) node -r ts-node/register/transpile-only "$root/scripts/lost-clusters.ts" recover "$stack" ;;
+  preview) node -r ts-node/register/transpile-only "$root/scripts/lost-clusters.ts" report "$stack" ;;
+  destroy) node -r ts-node/register/transpile-only "$root/scripts/lost-clusters.ts" check "$stack" ;;
 esac
 pulumi "$cmd" --stack "$stack" "$@"

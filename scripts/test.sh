@@ -32,8 +32,8 @@ check "typecheck (tsc --noEmit, strict)" npx --no-install tsc --noEmit -p .
 check "lint (eslint, prettier --check)" npm run --silent lint
 tier unit test:unit
 
-KIND_BUILD='bash lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash kind-tier/build.sh && bash kind-tier/standins.sh build && bash kind-tier/karmada-images.sh build && bash kind-tier/cilium-images.sh build'
-KIND_BUILD_NAME="kind build (the lab's Pulumi CLI and plugins, kind-tier/build.sh, the stand-in images, Karmada's chart and images, Cilium's images)"
+KIND_BUILD='bash testbed/lab/build.sh pulumi pulumi-language-nodejs pulumi-resource-kubernetes kubectl && bash testbed/kind-tier/build.sh && bash testbed/kind-tier/standins.sh build && bash testbed/kind-tier/karmada-images.sh build && bash testbed/kind-tier/cilium-images.sh build'
+KIND_BUILD_NAME="kind build (the lab's Pulumi CLI and plugins, testbed/kind-tier/build.sh, the stand-in images, Karmada's chart and images, Cilium's images)"
 kind_state=skip          # skip | unavailable | failed | up: the kind tier's Docker engine
 kind_build_pid=""        # the kind build running in the background, while the lab tests run
 kind_build_log=$(mktemp)
@@ -41,21 +41,21 @@ cleanup() {
   if [ -n "$kind_build_pid" ]; then kill -- "-$kind_build_pid" 2>/dev/null; fi
   if [ "${lab_started:-0}" = 1 ]; then npm run --silent lab:down >/dev/null 2>&1; fi
   if [ "$kind_state" = up ]; then
-    bash kind-tier/registry.sh down >/dev/null 2>&1; bash kind-tier/engine.sh down >/dev/null 2>&1
+    bash testbed/kind-tier/registry.sh down >/dev/null 2>&1; bash testbed/kind-tier/engine.sh down >/dev/null 2>&1
   fi
   rm -f "$totals" "$kind_build_log"
 }
 trap cleanup EXIT
 
-# The kind tier's engine (kind-tier/engine.sh: the one `docker info` finds, or Debian's docker.io
+# The kind tier's engine (testbed/kind-tier/engine.sh: the one `docker info` finds, or Debian's docker.io
 # started for this run). IKO_SKIP_KIND=1 leaves the tier out; so does a machine where no Docker
 # engine can be had (engine.sh exits 3 and says why).
 if [ "${IKO_SKIP_KIND:-0}" = 1 ]; then
   echo "== kind tests left out (IKO_SKIP_KIND=1)"
 else
-  echo "== kind engine (kind-tier/engine.sh up)"
+  echo "== kind engine (testbed/kind-tier/engine.sh up)"
   engine_log=$(mktemp)
-  bash kind-tier/engine.sh up 2>&1 | tee "$engine_log"; rc=${PIPESTATUS[0]}
+  bash testbed/kind-tier/engine.sh up 2>&1 | tee "$engine_log"; rc=${PIPESTATUS[0]}
   if [ "$rc" -eq 3 ]; then
     kind_state=unavailable
     echo "== kind tests left out: $(tail -n 1 "$engine_log" | sed 's/^engine.sh: //')"
@@ -75,7 +75,7 @@ fi
 if [ "${IKO_SKIP_LAB:-0}" = 1 ]; then
   echo "== lab tests left out (IKO_SKIP_LAB=1)"
 else
-  if check "lab build (lab/build.sh)" bash lab/build.sh; then
+  if check "lab build (testbed/lab/build.sh)" bash testbed/lab/build.sh; then
     if [ "$kind_state" = up ]; then
       echo "== $KIND_BUILD_NAME: started in the background (log printed after the lab tests)"
       setsid nice -n 19 bash -c "start=\$SECONDS; $KIND_BUILD; rc=\$?; echo \"kind build: \$((SECONDS - start)) s, exit \$rc\"; exit \$rc" \
@@ -91,10 +91,10 @@ else
   fi
 fi
 
-# The kind tier: the tier's binaries and images (kind-tier/build.sh, cached outside the repo),
+# The kind tier: the tier's binaries and images (testbed/kind-tier/build.sh, cached outside the repo),
 # Cilium's and Karmada's images (from their Go modules), the registry mirror with the stand-in,
 # Karmada and Cilium images, the kind tests; then the mirror, and an engine this run started, are
-# stopped whatever happened. It needs the lab's Pulumi CLI and plugins (lab/build.sh, cached).
+# stopped whatever happened. It needs the lab's Pulumi CLI and plugins (testbed/lab/build.sh, cached).
 if [ "$kind_state" = up ]; then
   if [ -n "$kind_build_pid" ]; then
     echo "== $KIND_BUILD_NAME (ran in the background)"
@@ -105,11 +105,11 @@ if [ "$kind_state" = up ]; then
     build_ok=0; check "$KIND_BUILD_NAME" bash -c "$KIND_BUILD" && build_ok=1
   fi
   if [ "$build_ok" = 1 ] && check "kind mirror up, stand-in, Karmada and Cilium images pushed" \
-      bash -c 'bash kind-tier/registry.sh up && bash kind-tier/registry.sh push $(bash kind-tier/standins.sh images) $(bash kind-tier/cilium-images.sh images) && bash kind-tier/karmada-images.sh push'; then
+      bash -c 'bash testbed/kind-tier/registry.sh up && bash testbed/kind-tier/registry.sh push $(bash testbed/kind-tier/standins.sh images) $(bash testbed/kind-tier/cilium-images.sh images) && bash testbed/kind-tier/karmada-images.sh push'; then
     tier kind test:kind
   fi
-  check "kind mirror down" bash kind-tier/registry.sh down
-  check "kind engine down" bash kind-tier/engine.sh down
+  check "kind mirror down" bash testbed/kind-tier/registry.sh down
+  check "kind engine down" bash testbed/kind-tier/engine.sh down
   kind_state=down
 fi
 

@@ -10,7 +10,7 @@ export const CILIUM_VERSION = "1.18.6";
 /**
  * Versions a running cluster moves from to CILIUM_VERSION by `pulumi up` (a version or chart
  * change in the stack's config; proven on kind by test/kind/cilium-mesh.test.ts, docs/upgrades.md).
- * kind-tier/cilium-images.sh builds exactly CILIUM_VERSION and these.
+ * testbed/kind-tier/cilium-images.sh builds exactly CILIUM_VERSION and these.
  */
 export const CILIUM_UPGRADE_SOURCES: readonly string[] = ["1.18.0"];
 /** Cilium's classic Helm repository. */
@@ -35,7 +35,7 @@ export interface CiliumValuesArgs {
   k8sServicePort?: number;
   /**
    * Only the images built from Cilium's Go module exist (the agent, operator-generic and the
-   * clustermesh-apiserver, as `kind-tier/cilium-images.sh` builds them for an air-gapped
+   * clustermesh-apiserver, as `testbed/kind-tier/cilium-images.sh` builds them for an air-gapped
    * mirror): Envoy (C++, not in the module) is off and so is the L7 proxy that needs it,
    * Hubble relay and UI (not built) are off, and images are pulled by their pinned tags
    * (`useDigest: false`: a mirror filled by tag holds other digests than quay.io).

@@ -6,7 +6,7 @@
  * closure serialiser parses the functions of dynamic providers with it) and `@npmcli/arborist`
  * (`computeCodePaths`, which packages node_modules for function serialisation into cloud
  * functions; this program never calls it). Loading and compiling them is about 0.65 s of CPU
- * before the program registers its first resource, on every `pulumi up` and `preview` (bench/:
+ * before the program registers its first resource, on every `pulumi up` and `preview` (testbed/bench/:
  * the program's start is on the critical path).
  *
  * Here the SDK's own requires of those two get a stand-in that loads the real module on first use,

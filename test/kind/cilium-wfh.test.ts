@@ -1,7 +1,7 @@
 /**
  * Real Cilium (CILIUM_VERSION, 1.18.6) on kind: `pulumi up` of the wfh stack with `cilium.enabled: true` on both
  * clusters, the real chart from Cilium's Go module, and the agent, operator and
- * clustermesh-apiserver images built here from that module (kind-tier/cilium-images.sh) and
+ * clustermesh-apiserver images built here from that module (testbed/kind-tier/cilium-images.sh) and
  * pulled through the tier's mirror. home keeps kube-proxy; work runs without it
  * (`kubeProxyMode: none`) and Cilium replaces it. No Envoy (not buildable here): the values
  * turn it and the L7 proxy off (`cilium.moduleImages`). Where the host's capability bounding set

@@ -2,7 +2,7 @@
  * kind tier: Kamino for real. `pulumi up` of the fleet stack in Helm mode on two real kind
  * clusters made by KindCluster: `ikofett` hosts Karmada installed by the real chart
  * (charts/karmada of github.com/karmada-io/karmada@v1.18.2, images built by
- * kind-tier/karmada-images.sh and pulled through the mirror), its API reached from this host
+ * testbed/kind-tier/karmada-images.sh and pulled through the mirror), its API reached from this host
  * through the NodePort and kind's port mapping; `ikoclone` is joined in Push mode by its peer
  * endpoint. The IKO stand-in runs on both; the federated IrisCluster is reconciled on ikoclone.
  */

@@ -119,7 +119,7 @@ describe("kind tier: a Pull-mode member (karmada-agent on pull-member, its API u
     for (const name of [HOST, MEMBER]) kind("delete", "cluster", "--name", name);
     assert.ok(
       kenv.KARMADA_IMAGE_AGENT,
-      "karmada-images.env names the agent image (bash kind-tier/karmada-images.sh build)",
+      "karmada-images.env names the agent image (bash testbed/kind-tier/karmada-images.sh build)",
     );
     stack = new LabStack(cli, STACK, "Pulumi.fleet.yaml", config(false));
     await stack.init();

@@ -33,7 +33,7 @@ const STACK = "kindtest-karmada-upgrade";
 const PORT = 32302;
 const env = tierEnv();
 const kenv = karmadaTierEnv();
-/** The version the fleet starts at, and the chart of it (kind-tier/karmada-images.sh builds both). */
+/** The version the fleet starts at, and the chart of it (testbed/kind-tier/karmada-images.sh builds both). */
 const FROM = (kenv.KARMADA_UPGRADE_SOURCES ?? "").split(" ")[0];
 const FROM_CHART = kenv[`KARMADA_CHART_PATH_${FROM.toUpperCase().replace(/\./g, "_")}`];
 const TO = kenv.KARMADA_VERSION;
@@ -125,7 +125,7 @@ describe(`kind tier: Karmada upgraded ${FROM} -> ${TO} by config and up, a Push 
   before(async () => {
     assert.ok(
       FROM && FROM_CHART,
-      "karmada-images.env names the upgrade source and its chart (bash kind-tier/karmada-images.sh build)",
+      "karmada-images.env names the upgrade source and its chart (bash testbed/kind-tier/karmada-images.sh build)",
     );
     assert.strictEqual(TO, KARMADA_CHART_VERSION, "the tier's default Karmada is the product's");
     cli = kindPulumiCli(env);

@@ -1,5 +1,5 @@
 /**
- * The kind tier's environment: what kind-tier/build.sh built (kind-tier.env), the Docker CLI, the
+ * The kind tier's environment: what testbed/kind-tier/build.sh built (kind-tier.env), the Docker CLI, the
  * registry mirror, and reads of real kind clusters with @kubernetes/client-node.
  */
 import * as child from "child_process";
@@ -9,7 +9,7 @@ import * as path from "path";
 import { KARMADA_NAMESPACE } from "../../components/karmada/values";
 import { PulumiCli } from "../lab/pulumi-cli";
 
-/** The tier's cache folder (kind-tier/build.sh). */
+/** The tier's cache folder (testbed/kind-tier/build.sh). */
 export function kindCache(): string {
   return process.env.IKO_KIND_CACHE ?? path.join(os.homedir(), ".cache", "iko-plus-kind");
 }
@@ -17,7 +17,7 @@ export function kindCache(): string {
 /** KEY=value lines of kind-tier.env: KIND_BIN, HELM_BIN, NODE_IMAGE, image names. */
 export function tierEnv(): Record<string, string> {
   const file = path.join(kindCache(), "kind-tier.env");
-  if (!fs.existsSync(file)) throw new Error(`no ${file}: run \`bash kind-tier/build.sh\` first`);
+  if (!fs.existsSync(file)) throw new Error(`no ${file}: run \`bash testbed/kind-tier/build.sh\` first`);
   const env: Record<string, string> = {};
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
@@ -37,7 +37,7 @@ export function kindPulumiCli(env: Record<string, string>): PulumiCli {
   return cli;
 }
 
-/** The mirror as kind nodes reach it (kind-tier/registry.sh). */
+/** The mirror as kind nodes reach it (testbed/kind-tier/registry.sh). */
 export function mirrorEndpoint(): string {
   return `http://${process.env.IKO_REGISTRY_NAME ?? "iko-plus-registry"}:5000`;
 }
@@ -131,7 +131,7 @@ export function standinImages(env: Record<string, string> = tierEnv()): { iko: s
   };
 }
 
-/** The stand-in operator image of the next version (kind-tier/standins.sh), what an IKO upgrade moves to. */
+/** The stand-in operator image of the next version (testbed/kind-tier/standins.sh), what an IKO upgrade moves to. */
 export const NEXT_IKO_STANDIN_IMAGE = "containers.intersystems.com/intersystems/iris-operator-amd:3.8.43.100-standin";
 
 /**
@@ -194,10 +194,10 @@ export function kindWfhConfig(
   };
 }
 
-/** KEY=value lines of karmada-images.env (kind-tier/karmada-images.sh): the chart folder and image names. */
+/** KEY=value lines of karmada-images.env (testbed/kind-tier/karmada-images.sh): the chart folder and image names. */
 export function karmadaTierEnv(): Record<string, string> {
   const file = path.join(kindCache(), "karmada-images.env");
-  if (!fs.existsSync(file)) throw new Error(`no ${file}: run \`bash kind-tier/karmada-images.sh build\` first`);
+  if (!fs.existsSync(file)) throw new Error(`no ${file}: run \`bash testbed/kind-tier/karmada-images.sh build\` first`);
   const env: Record<string, string> = {};
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
@@ -220,20 +220,20 @@ export const KARMADA_HOST_DEPLOYMENTS = [
 
 /**
  * For a failed test's afterEach: prints why Karmada on `hostCluster` does not serve, read on its
- * control-plane node by kind-tier/karmada-diagnose.sh (the pods, Services and EndpointSlices; the
+ * control-plane node by testbed/kind-tier/karmada-diagnose.sh (the pods, Services and EndpointSlices; the
  * APIService and its ExternalName Service in the Karmada API; what that name resolves to from the
  * Karmada apiserver's pod and who answers there; each server's log tail), before the clusters go.
  */
 export function printKarmadaDiagnostics(hostCluster: string, nodePort = 32443): void {
-  const script = path.join(__dirname, "../../kind-tier/karmada-diagnose.sh");
+  const script = path.join(__dirname, "../../testbed/kind-tier/karmada-diagnose.sh");
   const r = sh("bash", [script, hostCluster, KARMADA_HOST_NAMESPACE, String(nodePort)]);
   console.log(`      diagnostics of Karmada on ${hostCluster} (exit ${r.code}):`);
   console.log(`${r.stdout}${r.stderr}`.replace(/^/gm, "        "));
 }
 
-/** Prints what kind-tier/mesh-diagnose.sh reads of a ClusterMesh between `clusters` (after a failed step). */
+/** Prints what testbed/kind-tier/mesh-diagnose.sh reads of a ClusterMesh between `clusters` (after a failed step). */
 export function printMeshDiagnostics(clusters: string[]): void {
-  const script = path.join(__dirname, "../../kind-tier/mesh-diagnose.sh");
+  const script = path.join(__dirname, "../../testbed/kind-tier/mesh-diagnose.sh");
   const r = sh("bash", [script, ...clusters]);
   console.log(`      diagnostics of the ClusterMesh ${clusters.join(", ")} (exit ${r.code}):`);
   console.log(`${r.stdout}${r.stderr}`.replace(/^/gm, "        "));
@@ -308,7 +308,7 @@ export function kindFleetConfig(
 
 /**
  * Capabilities this host's bounding set lacks of those Cilium's agent asks for (CAP_SYS_RESOURCE
- * on this VM, kind-tier/README.md): kind nodes cannot grant them, so `cilium.dropCapabilities`.
+ * on this VM, testbed/kind-tier/README.md): kind nodes cannot grant them, so `cilium.dropCapabilities`.
  */
 export function hostLacksCapabilities(status = fs.readFileSync("/proc/self/status", "utf8")): string[] {
   const m = /^CapBnd:\s*([0-9a-f]+)$/m.exec(status);

@@ -39,6 +39,8 @@ describe("lab (real Pulumi CLI, no cluster): the file backend's checkpoint sidec
   after(() => {
     for (const c of clis) c.dispose();
     for (const t of tmps) fs.rmSync(t, { recursive: true, force: true });
+    // `stack init` wrote the stack's file (its encryption salt) beside the root's Pulumi.yaml.
+    fs.rmSync(path.join(REPO, "Pulumi.labtest-sidecar.yaml"), { force: true });
   });
 
   it("(control) with gocloud's default, each checkpoint gets a sidecar, and an empty one breaks every command with 'failed to load checkpoint: EOF'", async () => {
@@ -73,7 +75,9 @@ describe("lab (real Pulumi CLI, no cluster): the file backend's checkpoint sidec
     const project = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-sidecar-"));
     tmps.push(project);
     fs.mkdirSync(path.join(project, "scripts"));
-    fs.copyFileSync(path.join(REPO, "scripts", "pulumi.sh"), path.join(project, "scripts", "pulumi.sh"));
+    for (const f of ["pulumi.sh", "stack-files.ts"])
+      fs.copyFileSync(path.join(REPO, "scripts", f), path.join(project, "scripts", f));
+    fs.copyFileSync(path.join(REPO, "tsconfig.json"), path.join(project, "tsconfig.json"));
     fs.symlinkSync(path.join(REPO, "node_modules"), path.join(project, "node_modules"), "dir");
     fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: sidecar-test\nruntime: nodejs\n");
     const env = {

@@ -10,7 +10,7 @@
  * when every assertion passed; prints both destroy times.
  */
 import * as assert from "assert";
-import { parseComponent, startComponent, stopComponent } from "../../lab/src/control";
+import { parseComponent, startComponent, stopComponent } from "../../testbed/lab/src/control";
 import {
   CLUSTERS,
   FleetSpec,

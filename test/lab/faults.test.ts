@@ -8,7 +8,7 @@
  * happens, `after` starts every lab component this file stopped and destroys the stack.
  */
 import * as assert from "assert";
-import { parseComponent, startComponent, stopComponent } from "../../lab/src/control";
+import { parseComponent, startComponent, stopComponent } from "../../testbed/lab/src/control";
 import {
   CLUSTERS,
   FleetSpec,

@@ -14,7 +14,7 @@ import * as k8s from "@kubernetes/client-node";
 import * as YAML from "yaml";
 import { Clients, labClients, labKubeconfigPath, labKubectl, maybe, waitFor } from "./kube";
 import { PulumiCli, REPO } from "./pulumi-cli";
-import { LabStack } from "./stacks";
+import { LabStack, committedStackFile } from "./stacks";
 import { certificateManifest, irisTlsSpec } from "../../components/tls";
 
 const MEMBERS = ["ikoclone", "ikogke"];
@@ -77,7 +77,7 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
         );
       }
     }
-    const base = YAML.parse(fs.readFileSync(path.join(REPO, "Pulumi.lab-fleet.yaml"), "utf8")).config;
+    const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-fleet.yaml"), "utf8")).config;
     const clusters = (base["iko-plus:clusters"] as { name: string }[]).map((c) => ({
       ...c,
       kubeconfigPath: labKubeconfigPath(c.name),

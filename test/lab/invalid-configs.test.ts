@@ -14,6 +14,7 @@ import { labInventory } from "./inventory";
 import { labKubeconfigPath } from "./kube";
 import { PulumiCli, REPO } from "./pulumi-cli";
 import { recordResult } from "./results";
+import { committedStackFile } from "./stacks";
 
 type Config = Record<string, unknown>;
 
@@ -725,7 +726,7 @@ describe("lab: invalid configurations are rejected by pulumi preview, one messag
     let rejected = 0;
     const secure = (encryption.config ?? {}) as Config;
     await pool(CASES, 3, async (c, i) => {
-      const base = YAML.parse(fs.readFileSync(path.join(REPO, c.from), "utf8")) as { config: Config };
+      const base = YAML.parse(fs.readFileSync(committedStackFile(c.from), "utf8")) as { config: Config };
       // Keys without prefix for the change; lab paths for the lab's clusters.
       const cfg: Config = {};
       for (const [k, v] of Object.entries(base.config)) if (k.startsWith("iko-plus:")) cfg[k.slice(9)] = v;

@@ -12,8 +12,8 @@ import { execFile } from "child_process";
 import * as fs from "fs";
 import { promisify } from "util";
 import * as k8s from "@kubernetes/client-node";
-import { binary } from "../../lab/src/config";
-import { KarmadaInfo, LabState, MemberInfo, readLabState } from "../../lab/src/state";
+import { binary } from "../../testbed/lab/src/config";
+import { KarmadaInfo, LabState, MemberInfo, readLabState } from "../../testbed/lab/src/state";
 import { Clients, clientsFromText, maybe, waitFor } from "./kube";
 
 const execFileP = promisify(execFile);

@@ -4,8 +4,8 @@
  * record in <labdir>/state.json, so `npm run lab:down` still stops exactly what runs.
  */
 import * as fs from "fs";
-import { isAlive, startProcess, stopProcesses } from "../../lab/src/proc";
-import { ProcessRecord, readLabState, writeLabState } from "../../lab/src/state";
+import { isAlive, startProcess, stopProcesses } from "../../testbed/lab/src/proc";
+import { ProcessRecord, readLabState, writeLabState } from "../../testbed/lab/src/state";
 import { labDir } from "./kube";
 
 export interface StoppedProcess {

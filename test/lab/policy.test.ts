@@ -12,7 +12,7 @@ import * as path from "path";
 import * as YAML from "yaml";
 import { labKubeconfigPath } from "./kube";
 import { PulumiCli, REPO, RunResult } from "./pulumi-cli";
-import { LabStack } from "./stacks";
+import { LabStack, committedStackFile } from "./stacks";
 
 const POLICY_PACK = path.join(REPO, "policy");
 const BAD_DIR = path.join(REPO, "test/fixtures/policy-bad");
@@ -245,7 +245,7 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
     });
 
     it("lab-fleet, ikoclone protected by config (clusters[0].protect): the preview passes with one advisory, clusters-protected on ikogke's join only", async () => {
-      const base = YAML.parse(fs.readFileSync(path.join(REPO, "Pulumi.lab-fleet.yaml"), "utf8")).config;
+      const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-fleet.yaml"), "utf8")).config;
       const clusters = (base["iko-plus:clusters"] as { name: string; kubeconfigPath: string }[]).map((c) => ({
         ...c,
         kubeconfigPath: labKubeconfigPath(c.name),

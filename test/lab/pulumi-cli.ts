@@ -1,5 +1,5 @@
 /**
- * Runs the real `pulumi` CLI (built by lab/build.sh) against a throw-away file:// backend, with
+ * Runs the real `pulumi` CLI (built by testbed/lab/build.sh) against a throw-away file:// backend, with
  * ambient plugins only: nothing is downloaded.
  */
 import * as child from "child_process";
@@ -39,7 +39,7 @@ export class PulumiCli {
   /**
    * @param passphrase the stack's secrets passphrase
    * @param cliDir a folder whose `pulumi` runs instead of the lab's (the plugins stay the lab's),
-   *   e.g. a newer CLI measured side by side in bench/
+   *   e.g. a newer CLI measured side by side in testbed/bench/
    */
   constructor(
     readonly passphrase = "lab-test-passphrase",
@@ -55,9 +55,12 @@ export class PulumiCli {
     this.env = {
       ...process.env,
       TMPDIR: osTmp,
-      PATH: [...(cliDir ? [cliDir] : []), labBinDir(), path.join(REPO, "lab", "shims"), process.env.PATH ?? ""].join(
-        path.delimiter,
-      ),
+      PATH: [
+        ...(cliDir ? [cliDir] : []),
+        labBinDir(),
+        path.join(REPO, "testbed", "lab", "shims"),
+        process.env.PATH ?? "",
+      ].join(path.delimiter),
       PULUMI_HOME: home,
       PULUMI_BACKEND_URL: fileBackendUrl(this.backendDir),
       PULUMI_CONFIG_PASSPHRASE: passphrase,

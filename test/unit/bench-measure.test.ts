@@ -11,9 +11,9 @@ import {
   sampleColumns,
   spread,
   stealShare,
-} from "../../bench/measure";
-import { fieldsNotIn } from "../../bench/fixture-match";
-import { memUsageMib } from "../../bench/kind-three";
+} from "../../testbed/bench/measure";
+import { fieldsNotIn } from "../../testbed/bench/fixture-match";
+import { memUsageMib } from "../../testbed/bench/kind-three";
 
 const sample = (wall: number, cpu = 1) => ({ wall, cpu, labCpu: 0.5, othersCpu: 0.25, stolen: 0.125, load: 1.5 });
 

@@ -33,9 +33,13 @@ describe("cilium values against the real chart's values.schema.json", function (
   });
 
   it("the kind tier builds the images of exactly the pinned version and its upgrade sources", () => {
-    const res = child.spawnSync("bash", [path.join(__dirname, "../../kind-tier/cilium-images.sh"), "versions"], {
-      encoding: "utf8",
-    });
+    const res = child.spawnSync(
+      "bash",
+      [path.join(__dirname, "../../testbed/kind-tier/cilium-images.sh"), "versions"],
+      {
+        encoding: "utf8",
+      },
+    );
     assert.deepStrictEqual(
       res.stdout.trim().split("\n"),
       [CILIUM_VERSION, ...CILIUM_UPGRADE_SOURCES].map((v) => `v${v}`),

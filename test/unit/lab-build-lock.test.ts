@@ -1,4 +1,4 @@
-/** lab/build.sh runs one build at a time per cache (real script, a fake `go` that only logs). */
+/** testbed/lab/build.sh runs one build at a time per cache (real script, a fake `go` that only logs). */
 import * as assert from "assert";
 import * as child from "child_process";
 import * as fs from "fs";
@@ -7,7 +7,7 @@ import * as path from "path";
 
 const REPO = path.resolve(__dirname, "../..");
 
-describe("lab/build.sh lock (unit, real script, fake go)", () => {
+describe("testbed/lab/build.sh lock (unit, real script, fake go)", () => {
   let tmp: string;
   beforeEach(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "lab-build-lock-"));
@@ -32,7 +32,7 @@ describe("lab/build.sh lock (unit, real script, fake go)", () => {
     // Let the holder take the lock first.
     for (let i = 0; i < 50 && !fs.existsSync(lockFile); i++) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200));
-    const res = child.spawnSync("bash", [path.join(REPO, "lab/build.sh"), "kubectl"], {
+    const res = child.spawnSync("bash", [path.join(REPO, "testbed/lab/build.sh"), "kubectl"], {
       encoding: "utf8",
       env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, IKO_LAB_CACHE: cache },
     });
@@ -40,7 +40,7 @@ describe("lab/build.sh lock (unit, real script, fake go)", () => {
     assert.strictEqual(res.status, 1, res.stdout + res.stderr);
     assert.match(
       res.stdout,
-      new RegExp(`build.sh: waiting for another lab/build.sh on ${cache} \\(lock ${lockFile}\\)`),
+      new RegExp(`build.sh: waiting for another testbed/lab/build.sh on ${cache} \\(lock ${lockFile}\\)`),
     );
     const built = BigInt(fs.readFileSync(goLog, "utf8").trim().split("\n")[0]);
     assert.ok(built > BigInt(released.trim()), "go ran only after the other build let go of the lock");
@@ -50,7 +50,7 @@ describe("lab/build.sh lock (unit, real script, fake go)", () => {
     const bin = path.join(tmp, "bin");
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, "go"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
-    const res = child.spawnSync("bash", [path.join(REPO, "lab/build.sh"), "kubectl"], {
+    const res = child.spawnSync("bash", [path.join(REPO, "testbed/lab/build.sh"), "kubectl"], {
       encoding: "utf8",
       env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, IKO_LAB_CACHE: path.join(tmp, "cache") },
     });

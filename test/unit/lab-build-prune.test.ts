@@ -1,5 +1,5 @@
 /**
- * lab/build.sh leaves no binaries behind after a version change: a full build removes the cache's
+ * testbed/lab/build.sh leaves no binaries behind after a version change: a full build removes the cache's
  * folders that no target uses and none used for a day; a build of named binaries removes
  * nothing. Real script; a fake `go` that "builds" an empty executable, so every target is built
  * in a moment.
@@ -21,13 +21,13 @@ const FAKE_GO = [
   "",
 ].join("\n");
 
-describe("lab/build.sh prune (unit, real script, fake go)", function () {
+describe("testbed/lab/build.sh prune (unit, real script, fake go)", function () {
   this.timeout(60_000);
   let tmp: string;
   let cache: string;
   let env: NodeJS.ProcessEnv;
   const build = (...names: string[]) =>
-    child.spawnSync("bash", [path.join(REPO, "lab/build.sh"), ...names], { encoding: "utf8", env });
+    child.spawnSync("bash", [path.join(REPO, "testbed/lab/build.sh"), ...names], { encoding: "utf8", env });
   /** A folder of binaries under the cache's bin/, last used `hoursAgo` hours ago. */
   const leftover = (name: string, hoursAgo: number) => {
     const dir = path.join(cache, "bin", name);

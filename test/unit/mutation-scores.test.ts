@@ -1,4 +1,4 @@
-// Unit (pure): how scripts/mutation-scores.js adds up Stryker reports of partial runs.
+// Unit (pure): how testbed/mutation/mutation-scores.js adds up Stryker reports of partial runs.
 import * as assert from "assert";
 import { spawnSync } from "child_process";
 import { createHash } from "crypto";
@@ -14,7 +14,7 @@ type Mutant = {
 };
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script, not a module with types
-const scores = require("../../scripts/mutation-scores.js") as {
+const scores = require("../../testbed/mutation/mutation-scores.js") as {
   latestResults: (
     reports: {
       name: string;
@@ -75,7 +75,7 @@ const scores = require("../../scripts/mutation-scores.js") as {
 const REPO = path.join(__dirname, "..", "..");
 const mutants = (...statuses: string[]) => statuses.map((status) => ({ status }));
 
-describe("mutation scores across partial runs (scripts/mutation-scores.js)", () => {
+describe("mutation scores across partial runs (testbed/mutation/mutation-scores.js)", () => {
   it("takes each file's newest report, and leaves out a file changed since or gone", () => {
     const now: Record<string, string> = { "a/x.ts": "x2", "a/y.ts": "y1", "b/z.ts": "z1" };
     const { files, stale } = scores.latestResults(
@@ -289,7 +289,7 @@ describe("mutation scores across partial runs (scripts/mutation-scores.js)", () 
       const out = path.join(dir, "record.json");
       const res = spawnSync(
         process.execPath,
-        [path.join(REPO, "scripts/mutation-scores.js"), "--keep", report, out, "abc"],
+        [path.join(REPO, "testbed/mutation/mutation-scores.js"), "--keep", report, out, "abc"],
         {
           cwd: REPO,
           encoding: "utf8",

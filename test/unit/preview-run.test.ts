@@ -28,7 +28,7 @@ import { fileBackendUrl } from "../../preview/backend";
 const TOOL = path.resolve(__dirname, "..", "..");
 const BASE_SHA = "a".repeat(40);
 const HEAD_SHA = "b".repeat(40);
-const LAB_CLI = path.join(TOOL, "lab", "src", "cli.ts");
+const LAB_CLI = path.join(TOOL, "testbed", "lab", "src", "cli.ts");
 
 interface Call {
   cmd: string;
@@ -212,7 +212,7 @@ describe("unit: preview:pr command (preview/run.ts) with faked git, lab and pulu
     );
     assert.strictEqual(o.code, 0);
     const cfgArgs = (stack: string, side: string) => `--stack ${stack} --config-file <tmp>/${stack}.${side}.yaml`;
-    const up = `node -r ts-node/register/transpile-only <tool>/lab/src/cli.ts`;
+    const up = `node -r ts-node/register/transpile-only <tool>/testbed/lab/src/cli.ts`;
     assert.deepStrictEqual(o.seen.calls[0].opts.cwd, process.cwd(), "the checkout is found from the current folder");
     assert.deepStrictEqual(plan(o), [
       `git rev-parse --show-toplevel @ ${o.seen.calls[0].opts.cwd === TOOL ? "<tool>" : process.cwd()}`,
@@ -681,7 +681,7 @@ describe("unit: preview:pr helpers (preview/run.ts)", () => {
       const { PATH, ...rest } = env;
       assert.deepStrictEqual(PATH?.split(path.delimiter), [
         "/opt/lab/bin",
-        path.join(TOOL, "lab", "shims"),
+        path.join(TOOL, "testbed", "lab", "shims"),
         ...(process.env.PATH ?? "").split(path.delimiter),
       ]);
       assert.deepStrictEqual(
@@ -707,7 +707,7 @@ describe("unit: preview:pr helpers (preview/run.ts)", () => {
         delete process.env.PATH;
         assert.strictEqual(
           pulumiEnv(tmp, "p", "/b").PATH,
-          ["/b", path.join(TOOL, "lab", "shims"), ""].join(path.delimiter),
+          ["/b", path.join(TOOL, "testbed", "lab", "shims"), ""].join(path.delimiter),
         );
       } finally {
         process.env.PATH = savedPath;

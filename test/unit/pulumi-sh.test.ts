@@ -45,4 +45,36 @@ describe("scripts/pulumi.sh (stand-in pulumi)", () => {
       fs.rmSync(outer, { recursive: true, force: true });
     }
   });
+  it("runs every pulumi command in the folder of the stack's file (examples/fleet for fleet), and dev at the root", () => {
+    const outer = fs.mkdtempSync(path.join(os.tmpdir(), "iko-pulumi-sh-"));
+    try {
+      const bin = path.join(outer, "bin");
+      fs.mkdirSync(bin);
+      const seen = path.join(outer, "seen-pwd");
+      fs.writeFileSync(path.join(bin, "pulumi"), `#!/usr/bin/env bash\necho "$1 $PWD" >> ${JSON.stringify(seen)}\n`, {
+        mode: 0o755,
+      });
+      const run = (stack: string) => {
+        fs.rmSync(seen, { force: true });
+        const res = child.spawnSync("bash", [path.join(REPO, "scripts", "pulumi.sh"), "refresh"], {
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            PATH: `${bin}:${process.env.PATH ?? ""}`,
+            STACK: stack,
+            PULUMI_CONFIG_PASSPHRASE: "x",
+            PULUMI_BACKEND_URL: `file://${outer}`,
+          },
+        });
+        assert.strictEqual(res.status, 0, res.stderr);
+        return fs.readFileSync(seen, "utf8").trim().split("\n");
+      };
+      const root = path.resolve(REPO);
+      assert.deepStrictEqual(run("fleet"), [`stack ${root}/examples/fleet`, `refresh ${root}/examples/fleet`]);
+      assert.deepStrictEqual(run("dr-fleet"), [`stack ${root}/examples/dr`, `refresh ${root}/examples/dr`]);
+      assert.deepStrictEqual(run("dev"), [`stack ${root}`, `refresh ${root}`]);
+    } finally {
+      fs.rmSync(outer, { recursive: true, force: true });
+    }
+  });
 });

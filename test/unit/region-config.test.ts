@@ -6,6 +6,7 @@ import * as assert from "assert";
 import * as fs from "fs";
 import * as path from "path";
 import * as YAML from "yaml";
+import { stackFilePath, stackOfFile } from "../../scripts/stack-files";
 import { ConfigError, RegionConfig, checkFleetStackName, rawProjectConfig, validateConfig } from "../../stacks";
 
 const REPO = path.resolve(__dirname, "../..");
@@ -47,7 +48,11 @@ function stackFile(
   replace: Record<string, unknown> = {},
 ): { raw: Record<string, unknown>; secretKeys: string[] } {
   const config = {
-    ...(YAML.parse(fs.readFileSync(path.join(REPO, file), "utf8")) as { config: Record<string, unknown> }).config,
+    ...(
+      YAML.parse(fs.readFileSync(stackFilePath(REPO, stackOfFile(file) ?? file), "utf8")) as {
+        config: Record<string, unknown>;
+      }
+    ).config,
     ...replace,
   };
   const all: Record<string, string> = {};
