@@ -8,7 +8,8 @@
  * A kind cluster whose control plane is paused or stopped is named with the command that brings
  * it back (before `up`, `preview` and `destroy`).
  *
- * Usage (scripts/pulumi.sh runs it): lost-clusters.ts <recover|report|check> <stack>
+ * Usage (scripts/pulumi.sh runs it): lost-clusters.ts <recover|report|check> <stack> [working stack file]
+ * (the working copy of the stack file scripts/pulumi.sh gives every command: `--config-file`)
  *   recover (before up), report (before preview: says what up would do), check (before destroy:
  *   only the paused or stopped warnings)
  * Needs `pulumi` on PATH and the backend and passphrase variables scripts/pulumi.sh sets.
@@ -26,9 +27,9 @@ function fail(message: string): never {
 }
 
 function main(): void {
-  const [mode, stack] = process.argv.slice(2);
+  const [mode, stack, configFile] = process.argv.slice(2);
   if (!["recover", "report", "check"].includes(mode) || !stack)
-    fail("usage: lost-clusters.ts <recover|report|check> <stack>");
+    fail("usage: lost-clusters.ts <recover|report|check> <stack> [working stack file]");
   const exported = run("pulumi", ["stack", "export", "--stack", stack]);
   if (exported.status !== 0) fail(`pulumi stack export --stack ${stack} failed: ${exported.stderr.trim()}`);
   if (exported.stdout.trim() === "") return; // a stack with no state yet
@@ -79,7 +80,15 @@ function main(): void {
   );
   // Only these resources are refreshed, and only they may leave the state because their cluster does
   // not answer: a cluster that is merely paused keeps everything.
-  const args = ["refresh", "--yes", "--skip-preview", "--stack", stack, ...urns.flatMap((u) => ["--target", u])];
+  const args = [
+    "refresh",
+    "--yes",
+    "--skip-preview",
+    "--stack",
+    stack,
+    ...(configFile ? ["--config-file", configFile] : []),
+    ...urns.flatMap((u) => ["--target", u]),
+  ];
   const refresh = child.spawnSync("pulumi", args, {
     stdio: "inherit",
     env: { ...process.env, PULUMI_K8S_DELETE_UNREACHABLE: "true" },

@@ -75,7 +75,7 @@ describe("lab (real Pulumi CLI, no cluster): the file backend's checkpoint sidec
     const project = fs.mkdtempSync(path.join(os.tmpdir(), "iko-plus-sidecar-"));
     tmps.push(project);
     fs.mkdirSync(path.join(project, "scripts"));
-    for (const f of ["pulumi.sh", "stack-files.ts"])
+    for (const f of ["pulumi.sh", "stack-files.ts", "stack-config.ts"])
       fs.copyFileSync(path.join(REPO, "scripts", f), path.join(project, "scripts", f));
     fs.copyFileSync(path.join(REPO, "tsconfig.json"), path.join(project, "tsconfig.json"));
     fs.symlinkSync(path.join(REPO, "node_modules"), path.join(project, "node_modules"), "dir");
