@@ -12,7 +12,7 @@ import * as YAML from "yaml";
 import { Clients, labClients, labKubeconfigPath, maybe, waitFor } from "./kube";
 import { StoppedProcess, restartLabProcess, stopLabProcess } from "./lab-process";
 import { PulumiCli } from "./pulumi-cli";
-import { LabStack } from "./stacks";
+import { LabStack, committedStackFile } from "./stacks";
 
 const PRIMARY = "ikohome";
 const DR = "ikowork";
@@ -90,7 +90,7 @@ describe("lab: stack-per-region DR (fleet + two region stacks, cluster failover)
       "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
     });
     const region = (stack: string, from: string, name: string, fleetStack: string) => {
-      const base = YAML.parse(fs.readFileSync(from, "utf8")).config["iko-plus:member"] as Record<string, unknown>;
+      const base = YAML.parse(fs.readFileSync(committedStackFile(from), "utf8")).config["iko-plus:member"] as Record<string, unknown>;
       return new LabStack(cli, stack, from, {
         "iko-plus:fleetStack": fleetStack,
         "iko-plus:member": { ...base, name, kubeconfigPath: labKubeconfigPath(name) },

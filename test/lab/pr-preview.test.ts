@@ -13,6 +13,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as YAML from "yaml";
+import { stackFilePath } from "../../scripts/stack-files";
 import { REPO } from "./pulumi-cli";
 
 interface Run {
@@ -79,7 +80,7 @@ describe("lab: PR preview (preview:pr) names exactly what two commits change", f
     git(repo, "commit", "-q", "-m", "base");
     baseSha = git(repo, "rev-parse", "HEAD");
     // One placement and one value, edited the way a person would (comments kept).
-    const file = path.join(repo, "Pulumi.lab-fleet.yaml");
+    const file = stackFilePath(repo, "lab-fleet");
     const doc = YAML.parseDocument(fs.readFileSync(file, "utf8"));
     const names = doc.getIn([
       "config",
