@@ -23,10 +23,10 @@
 # settings it needs (its shims on PATH, no plugin downloads); so are lab-* stacks always.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmd=${1:?usage: scripts/pulumi.sh <up|preview|destroy|refresh|config|stack|cancel> [pulumi arguments]}; shift
+cmd=${1:?usage: scripts/pulumi.sh <up|preview|destroy|refresh|config|stack|cancel|status> [arguments]}; shift
 case "$cmd" in
-  up | preview | destroy | refresh | config | stack | cancel) ;;
-  *) echo "error: scripts/pulumi.sh runs up, preview, destroy, refresh, config, stack or cancel, not \`$cmd\`" >&2; exit 2 ;;
+  up | preview | destroy | refresh | config | stack | cancel | status) ;;
+  *) echo "error: scripts/pulumi.sh runs up, preview, destroy, refresh, config, stack, cancel or status, not \`$cmd\`" >&2; exit 2 ;;
 esac
 stack=${STACK:-dev}
 
@@ -86,6 +86,7 @@ vars=$(stack_config prepare "$stack" "$work") || exit 1
 eval "$vars" # project_dir, local_file
 cd "$project_dir"
 if ! pulumi stack select "$stack" >/dev/null 2>&1; then
+  [ "$cmd" != status ] || fail "there is no stack $stack in $PULUMI_BACKEND_URL yet; run \`STACK=$stack npm run up\` first"
   # A new stack: created beside a copy of the project file, so its salt goes to the local
   # settings and not into the committed stack file.
   mkdir "$run_tmp/init"
@@ -97,6 +98,15 @@ if ! pulumi stack select "$stack" >/dev/null 2>&1; then
 fi
 config_file=()
 case "$cmd" in up | preview | destroy | refresh | config) config_file=(--config-file "$work") ;; esac
+# The status view (scripts/status/cli.ts): the outputs, kubeconfigs included, go to it on a pipe.
+if [ "$cmd" = status ]; then
+  set +e
+  pulumi stack output --json --show-secrets --stack "$stack" |
+    node -r ts-node/register/transpile-only "$root/scripts/status/cli.ts" --stack "$stack" "$@"
+  rcs=("${PIPESTATUS[@]}")
+  [ "${rcs[0]}" -eq 0 ] || fail "pulumi stack output --stack $stack failed (exit ${rcs[0]})"
+  exit "${rcs[1]}"
+fi
 # `pulumi stack rm` deletes the stack's file too: here it keeps the committed one and removes the
 # stack's local settings instead.
 if [ "$cmd" = stack ] && [ "${1:-}" = rm ]; then

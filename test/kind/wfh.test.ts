@@ -194,6 +194,56 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     assert.match(logs, new RegExp(`https://${WORK}-control-plane:6443`), "the operator targets work's peer endpoint");
   });
 
+  it("npm run status: both clusters Ready with their CNI, the operator on home reconciling work, the IrisCluster Running; exit 0, no credential printed", async () => {
+    const res = sh("bash", [path.join(REPO, "scripts", "pulumi.sh"), "status", "--json"], {
+      env: { ...cli.env, STACK },
+    });
+    assert.strictEqual(res.code, 0, `${res.stdout.slice(-3000)}\n${res.stderr.slice(-2000)}`);
+    const report = JSON.parse(res.stdout) as {
+      healthy: boolean;
+      clusters: {
+        name: string;
+        nodes: { ready: boolean }[];
+        cni?: { name: string; ready: number; desired: number };
+        operators: { name: string; ready: number }[];
+        irisClusters?: { name: string; status?: { phase?: string } }[];
+      }[];
+      operator?: { reconciles: string; server: string };
+    };
+    assert.strictEqual(report.healthy, true);
+    assert.deepStrictEqual(
+      report.clusters.map((c) => [
+        c.name,
+        c.nodes.length,
+        c.nodes.every((n) => n.ready),
+        c.cni?.name,
+        c.cni?.ready === c.cni?.desired,
+      ]),
+      [
+        ["home", 2, true, "kindnet", true],
+        ["work", 2, true, "kindnet", true],
+      ],
+    );
+    assert.deepStrictEqual(
+      report.clusters[0].operators.map((o) => [o.name, o.ready]),
+      [["iko-iris-operator-amd", 1]],
+    );
+    assert.deepStrictEqual(report.operator?.reconciles, "work");
+    assert.strictEqual(
+      report.operator?.server,
+      `https://${WORK}-control-plane:6443`,
+      "the peer endpoint the operator uses",
+    );
+    assert.deepStrictEqual(
+      report.clusters[1].irisClusters?.map((i) => [i.name, i.status?.phase]),
+      [[IRIS, "Running"]],
+    );
+    const token = (
+      YAML.parse(await stack.output("operatorTargetKubeconfig")) as { users: { user: { token: string } }[] }
+    ).users[0].user.token;
+    assert.ok(!res.stdout.includes(token) && !res.stderr.includes(token), "no credential in the view");
+  });
+
   it("a second up changes nothing", async () => {
     await stack.preview(["--expect-no-changes"]);
     const res = await stack.up();
