@@ -90,7 +90,10 @@ describe("lab: stack-per-region DR (fleet + two region stacks, cluster failover)
       "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
     });
     const region = (stack: string, from: string, name: string, fleetStack: string) => {
-      const base = YAML.parse(fs.readFileSync(committedStackFile(from), "utf8")).config["iko-plus:member"] as Record<string, unknown>;
+      const base = YAML.parse(fs.readFileSync(committedStackFile(from), "utf8")).config["iko-plus:member"] as Record<
+        string,
+        unknown
+      >;
       return new LabStack(cli, stack, from, {
         "iko-plus:fleetStack": fleetStack,
         "iko-plus:member": { ...base, name, kubeconfigPath: labKubeconfigPath(name) },

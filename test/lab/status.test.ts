@@ -131,9 +131,9 @@ describe("lab: npm run status of a wfh stack: what runs where, healthy and not (
     assert.strictEqual(text.status, 0);
     assert.match(
       text.stdout,
-      /^  operator  iko\/iko-iris-operator-amd 1\/1 ready, reconciles work \(https:\/\/127\.0\.0\.1:\d+\)$/m,
+      /^ {2}operator {2}iko\/iko-iris-operator-amd 1\/1 ready, reconciles work \(https:\/\/127\.0\.0\.1:\d+\)$/m,
     );
-    assert.match(text.stdout, /^  iris      default\/iris-at-work: Running$/m);
+    assert.match(text.stdout, /^ {2}iris {6}default\/iris-at-work: Running$/m);
     assert.match(text.stdout, /\nhealthy\n$/);
   });
 
