@@ -7,7 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { IkoHomeOperator } from "../components/iko";
 import { ClusterHandle, onCluster } from "../components/cluster";
 import { ClusterEnv, ClusterMeshOutputs, declareClusters, meshOutputs } from "./clusters";
-import { irisClusterManifest } from "../components/iris";
+import * as fs from "fs";
+import { IrisClusterReady, irisClusterManifest } from "../components/iris";
+import { kubeconfigCredentials } from "../components/kubeconfig";
 import { WfhConfig, ikoInstallArgs, ikoRemoteSettings } from "./config";
 
 export interface WfhOutputs {
@@ -50,10 +52,13 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
       );
     }
   }
+  const workCredentials = work.kubeconfig.apply((t) =>
+    kubeconfigCredentials(t, `${cfg.work.name}'s kubeconfig`, (f) => fs.readFileSync(f, "utf8")),
+  );
   for (const ic of cfg.irisClusters) {
     const ns = namespaces.get(ic.namespace);
     const manifest = irisClusterManifest(ic);
-    new k8s.apiextensions.CustomResource(
+    const resource = new k8s.apiextensions.CustomResource(
       `iriscluster-${ic.namespace}-${ic.name}`,
       {
         apiVersion: manifest.apiVersion,
@@ -63,6 +68,21 @@ export function wfhStack(cfg: WfhConfig, env: ClusterEnv): WfhOutputs {
       },
       { ...onCluster(work), dependsOn: [...work.readyGate, ...(crd ? [crd] : []), ...(ns ? [ns] : [])] },
     );
+    // `up` succeeds only once the operator at home runs it (or fails naming why it cannot).
+    if (ic.waitReady)
+      new IrisClusterReady(
+        `iriscluster-${ic.namespace}-${ic.name}-ready`,
+        {
+          clusterName: cfg.work.name,
+          kubeconfig: workCredentials,
+          namespace: ic.namespace,
+          name: ic.name,
+          timeoutSeconds: ic.readyTimeoutSeconds,
+          mirror: cfg.work.source === "kind" ? cfg.registryMirror?.endpoint : undefined,
+          triggers: [manifest.spec],
+        },
+        { dependsOn: [resource, iko] },
+      );
   }
   return {
     homeKubeconfig: home.kubeconfig,

@@ -1,2 +1,4 @@
+export * from "./health";
 export * from "./manifest";
+export * from "./ready";
 export * from "./types";

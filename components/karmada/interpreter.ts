@@ -6,13 +6,10 @@
  * IKO's status shape is not public: these scripts read `status.phase` (what `kubectl get
  * iriscluster` prints as STATUS, e.g. "Running") and, when present, `status.conditions`.
  */
+import { HEALTHY_PHASES, UNHEALTHY_PHASES } from "../iris/health";
 import { ResourceInterpreterCustomization } from "./types";
 
-/** Phases that mean the IrisCluster is broken (case-insensitive): unhealthy whatever else the status says. */
-export const UNHEALTHY_PHASES = ["failed", "error", "degraded", "unhealthy"];
-
-/** Phases that mean the operator runs the IrisCluster (case-insensitive): healthy unless a condition fails. */
-export const HEALTHY_PHASES = ["running"];
+export { HEALTHY_PHASES, UNHEALTHY_PHASES };
 
 const luaSet = (name: string, values: string[]) =>
   `local ${name} = { ${values.map((v) => `['${v}'] = true`).join(", ")} }`;

@@ -10,12 +10,12 @@ import {
   Condition,
   FederatedReport,
   IrisClusterReport,
-  IrisStatus,
   KarmadaReport,
   MemberReport,
   StatusReport,
   WorkloadReport,
 } from "./report";
+import { irisStatusOf } from "../../components/iris/health";
 
 /** The outputs the view uses, as `pulumi stack output --json --show-secrets` prints them. */
 export interface StackOutputs {
@@ -64,18 +64,6 @@ interface Obj {
   metadata?: { name?: string; namespace?: string };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
-}
-
-function irisStatus(o: Obj): IrisStatus | undefined {
-  const s = o.status;
-  if (!s || typeof s !== "object" || Object.keys(s).length === 0) return undefined;
-  return {
-    phase: typeof s.phase === "string" ? s.phase : undefined,
-    conditions: Array.isArray(s.conditions)
-      ? (s.conditions as Condition[]).map((c) => ({ type: String(c.type), status: String(c.status), reason: c.reason }))
-      : undefined,
-    members: Array.isArray(s.members) ? (s.members as { clusterName: string; phase: string }[]) : undefined,
-  };
 }
 
 const byName = <T extends { namespace?: string; name: string }>(a: T, b: T) =>
@@ -138,7 +126,7 @@ export async function readCluster(name: string, kubeconfig: string): Promise<Clu
         (o): IrisClusterReport => ({
           namespace: o.metadata?.namespace ?? "",
           name: o.metadata?.name ?? "",
-          status: irisStatus(o),
+          status: irisStatusOf(o),
         }),
       )
       .sort(byName);
@@ -210,7 +198,7 @@ export async function readKarmada(
         }),
         `karmada: IrisCluster ${f.namespace}/${f.name}`,
       )) as Obj;
-      entry.status = irisStatus(template);
+      entry.status = irisStatusOf(template);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }

@@ -3,23 +3,12 @@
  * report, judged and rendered by pure functions. Nothing here holds a credential: the collector
  * (collect.ts) reads the kubeconfig outputs and keeps them to itself.
  */
-import { HEALTHY_PHASES, UNHEALTHY_PHASES } from "../../components/karmada/interpreter";
+import { IrisCondition, IrisStatus, describeIris, irisHealthy } from "../../components/iris/health";
 
+export { describeIris, irisHealthy };
+export type { IrisStatus };
 /** A Kubernetes condition as the report keeps it. */
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-
-/** An IrisCluster's `status` as IKO (or the stand-in) writes it, or Karmada aggregates it. */
-export interface IrisStatus {
-  phase?: string;
-  conditions?: Condition[];
-  /** Karmada's aggregated status: each member's phase. */
-  members?: { clusterName: string; phase: string }[];
-}
+export type Condition = IrisCondition;
 
 export interface IrisClusterReport {
   namespace: string;
@@ -94,29 +83,6 @@ export interface StatusReport {
   /** wfh: the operator at home and the cluster its kubeconfig points it at. */
   operator?: { cluster: string; namespace: string; deployment: string; reconciles: string; server: string };
   karmada?: KarmadaReport;
-}
-
-/** Whether an IrisCluster's status says it runs: the rule the Karmada health interpreter applies. */
-export function irisHealthy(status: IrisStatus | undefined): boolean {
-  if (!status) return false;
-  const phase = typeof status.phase === "string" ? status.phase.toLowerCase() : undefined;
-  if (phase && UNHEALTHY_PHASES.includes(phase)) return false;
-  let ready: boolean | undefined;
-  for (const c of status.conditions ?? []) {
-    if (c.status === "False") return false;
-    if (c.type === "Ready") ready = c.status === "True";
-  }
-  return ready ?? (phase !== undefined && HEALTHY_PHASES.includes(phase));
-}
-
-/** One line on an IrisCluster's status: its phase and any condition that is not True. */
-export function describeIris(status: IrisStatus | undefined): string {
-  if (!status) return "no status yet (no operator has reconciled it)";
-  const parts = [status.phase ?? "no phase"];
-  for (const c of status.conditions ?? []) {
-    if (c.status !== "True") parts.push(`${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ""}`);
-  }
-  return parts.join(", ");
 }
 
 const workload = (w: WorkloadReport) => `${w.namespace}/${w.name} ${w.ready}/${w.desired} ready`;

@@ -7,17 +7,27 @@ import { RegistryMirror } from "../../components/kind";
 import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from "./cluster";
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
+import { DEFAULT_IRIS_READY_TIMEOUT_SECONDS, IRIS_READY_TIMEOUT_RANGE } from "../../components/iris";
+import { isObject } from "./read";
 import { MeshConfig, readMesh } from "./mesh";
 import { Raw, Reader } from "./read";
 
 import { PROGRAMS, PROJECT } from "./project";
+
+/** An IrisCluster at work, and whether `up` waits for the operator to run it. */
+export interface WfhIrisClusterConfig extends IrisClusterConfig {
+  /** `up` waits until the operator reports it running (IrisClusterReady). Config `waitReady`, default true. */
+  waitReady: boolean;
+  /** How long that wait may take. Config `readyTimeoutSeconds`, default 600. */
+  readyTimeoutSeconds: number;
+}
 
 export interface WfhConfig {
   program: "wfh";
   home: ClusterConfig;
   work: ClusterConfig;
   iko: IkoConfig;
-  irisClusters: IrisClusterConfig[];
+  irisClusters: WfhIrisClusterConfig[];
   /** Every kind cluster of the stack pulls its images through this mirror. */
   registryMirror?: RegistryMirror;
   /** Cilium ClusterMesh between home and work (or one of them). */
@@ -67,7 +77,29 @@ export function validateWfhConfig(raw: Raw, secretKeys: string[] = []): WfhConfi
   );
   checkClusterSet(r, [home, work]);
   const iko = readIko(r, raw.iko, true);
-  const irisClusters = readIrisClusters(r, raw.irisClusters);
+  const irisClusters = readIrisClusters(r, raw.irisClusters, "irisClusters", "licenseKeySecret", [
+    "waitReady",
+    "readyTimeoutSeconds",
+  ]).map((ic): WfhIrisClusterConfig => {
+    // The entry it came from (readIrisClusters keeps the order of the valid ones).
+    const i = (raw.irisClusters as unknown[]).findIndex(
+      (x) => isObject(x) && x.name === ic.name && (x.namespace ?? "default") === ic.namespace,
+    );
+    const item = (raw.irisClusters as Record<string, unknown>[])[i];
+    const k = `irisClusters[${i}]`;
+    return {
+      ...ic,
+      // The operator runs in this stack, so an IrisCluster it never runs fails `up` by default.
+      waitReady: r.boolean(`${k}.waitReady`, item.waitReady, true),
+      readyTimeoutSeconds: r.integer(
+        `${k}.readyTimeoutSeconds`,
+        item.readyTimeoutSeconds,
+        DEFAULT_IRIS_READY_TIMEOUT_SECONDS,
+        IRIS_READY_TIMEOUT_RANGE.min,
+        IRIS_READY_TIMEOUT_RANGE.max,
+      ),
+    };
+  });
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
   const mesh = readMesh(r, raw.mesh, [home, work]);
   problems.throwIfAny();

@@ -94,8 +94,29 @@ describe("wfh config", () => {
         licenseKeySecret: undefined,
         mirrored: undefined,
         spec: undefined,
+        waitReady: true,
+        readyTimeoutSeconds: 600,
       },
     ]);
+  });
+
+  it("irisClusters[].waitReady and readyTimeoutSeconds: read, defaulted, and checked with one message each", () => {
+    const ic = { name: "iris-a", image: "containers.intersystems.com/intersystems/iris-community:2025.1" };
+    const read = (extra: Record<string, unknown>) =>
+      validateWfhConfig({ ...base(), irisClusters: [{ ...ic, ...extra }] });
+    assert.deepStrictEqual(
+      [
+        read({ waitReady: false, readyTimeoutSeconds: 30 }).irisClusters[0].waitReady,
+        read({ readyTimeoutSeconds: 30 }).irisClusters[0].readyTimeoutSeconds,
+      ],
+      [false, 30],
+    );
+    assert.throws(
+      () => read({ waitReady: "yes", readyTimeoutSeconds: 5 }),
+      (e: Error) =>
+        e.message.includes('iko-plus:irisClusters[0].waitReady: "yes"') &&
+        e.message.includes("iko-plus:irisClusters[0].readyTimeoutSeconds: 5"),
+    );
   });
 
   it("accepts existing clusters by file or secret and turns Cilium off for them", () => {
