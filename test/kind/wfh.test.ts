@@ -20,6 +20,7 @@ import {
   docker,
   kindWfhConfig,
   kubeDirListing,
+  mirrorEndpoint,
   mirrorContent,
   NEXT_IKO_STANDIN_IMAGE,
   nextIkoStandinChart,
@@ -248,6 +249,38 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     await stack.preview(["--expect-no-changes"]);
     const res = await stack.up();
     assert.doesNotMatch(res.stdout, /\b(created|updated|replaced|deleted)\b/, res.stdout);
+  });
+
+  it("an IrisCluster whose image the mirror lacks: up fails within about a minute naming the pod, the image and the mirror, not after a timeout; taken out again, up converges", async () => {
+    const missing = IRIS_IMAGE.replace(/:[^:/]+$/, ":no-such-tag");
+    stack.edit((c) => {
+      (c["iko-plus:irisClusters"] as Record<string, unknown>[]).push({
+        name: "iris-missing",
+        image: missing,
+        serviceType: "ClusterIP",
+        readyTimeoutSeconds: 600,
+      });
+    });
+    const t0 = Date.now();
+    const res = await cli.run(["up", "--yes", "--skip-preview", "--stack", STACK]);
+    const took = (Date.now() - t0) / 1000;
+    assert.notStrictEqual(res.code, 0, "up fails");
+    assert.ok(took < 180, `up failed after ${took.toFixed(0)} s (the wait's timeout is 600 s)`);
+    const out = res.stdout + res.stderr;
+    assert.match(
+      out,
+      /IrisCluster default\/iris-missing on ikpk-work cannot start: pod iris-missing-data-0 \(container \S+\) cannot pull /,
+    );
+    assert.ok(out.includes(missing), `the message names the image ${missing}`);
+    assert.ok(out.includes(`pulls through the registry mirror ${mirrorEndpoint()}`), "and the mirror");
+    console.log(`      up failed ${took.toFixed(0)} s after it started`);
+    stack.edit((c) => {
+      c["iko-plus:irisClusters"] = (c["iko-plus:irisClusters"] as { name: string }[]).filter(
+        (i) => i.name !== "iris-missing",
+      );
+    });
+    await stack.up();
+    await stack.preview(["--expect-no-changes"]);
   });
 
   it("raising iko.credentialGeneration rolls the operator: a new pod with the new token reconciles, the old token is refused", async () => {
