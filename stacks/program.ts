@@ -2,6 +2,7 @@
  * Reads and validates the stack's config, then runs the stack program it names.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { chartRepoChecks, chartRepoProblems } from "./chart-check";
 import { clusterEndpointChecks, endpointProblems, kubeconfigCheck } from "./preflight";
 import { ConfigError } from "./problems";
 import {
@@ -84,7 +85,9 @@ export async function runProgram(): Promise<Record<string, unknown>> {
       if (karmada) checks.push(karmada);
     }
     const dead = await endpointProblems(checks);
-    if (dead.length > 0) throw new ConfigError(dead);
+    // `up` only: a preview fetches no chart, and must work on a machine that reaches no repository.
+    const charts = pulumi.runtime.isDryRun() ? [] : await chartRepoProblems(chartRepoChecks(cfg));
+    if (dead.length + charts.length > 0) throw new ConfigError([...dead, ...charts]);
   } catch (err) {
     // RunError prints the message alone (no stack trace): one line per problem.
     if (err instanceof ConfigError) throw new pulumi.RunError(err.message);

@@ -100,7 +100,7 @@ function tail(stderr: string, max = 400): string {
 function installHint(what: string): string {
   return what === "docker"
     ? "kind clusters need a Docker engine: install Docker and start it, or use existing clusters by kubeconfig (the lab stacks do)."
-    : "Install kind v0.30.0 (https://kind.sigs.k8s.io/docs/user/quick-start/#installation) or set the kind command path.";
+    : "Install kind v0.30.0 (https://kind.sigs.k8s.io/docs/user/quick-start/#installation) and put it on PATH (a program of your own can instead give KindCluster's kindCommand the binary's path).";
 }
 
 /** Fails unless docker answers and kind runs; called before any create. */
