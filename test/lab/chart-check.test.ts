@@ -20,7 +20,9 @@ describe("lab: up with a chart repository that does not answer fails first, nami
   before(async () => {
     cli = new PulumiCli();
     const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-wfh.yaml"), "utf8")).config;
-    const { chartPath: _local, ...iko } = base["iko-plus:iko"] as Record<string, unknown>;
+    // The committed IKO settings without their local chart.
+    const iko = { ...(base["iko-plus:iko"] as Record<string, unknown>) };
+    delete iko.chartPath;
     stack = new LabStack(cli, "labtest-chart-repo", "Pulumi.lab-wfh.yaml", {
       "iko-plus:home": { name: "ikohome", kubeconfigPath: labKubeconfigPath("ikohome") },
       "iko-plus:work": { name: "ikowork", kubeconfigPath: labKubeconfigPath("ikowork") },
