@@ -87,11 +87,38 @@ export interface IrisClusterReadyInputs {
   triggers: unknown[];
 }
 
-/** The error when pods cannot pull their image: each pod, image and the kubelet's words, and the fix. */
+/** Every `image` value under an IrisCluster's spec (the images its pods should run). */
+export function specImages(obj: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, key?: string) => {
+    if (typeof v === "string" && key === "image") out.add(v);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x));
+    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk((obj as { spec?: unknown } | undefined)?.spec);
+  return [...out].sort();
+}
+
+/**
+ * The error when pods cannot pull their image: each pod, image and the kubelet's words, and the
+ * fix. A pod whose image is no longer in the IrisCluster's spec (`specImages`, when known) is one
+ * a StatefulSet will not replace because it never became Ready: the fix is to delete it.
+ */
 export function pullFailureMessage(
   i: Pick<IrisClusterReadyInputs, "clusterName" | "namespace" | "name" | "mirror">,
   failures: PullFailure[],
+  specImages?: string[],
 ): string {
+  const stale = specImages?.length ? failures.filter((f) => !specImages.includes(f.image)) : [];
+  if (stale.length)
+    return (
+      `IrisCluster ${i.namespace}/${i.name} on ${i.clusterName} cannot start: ` +
+      stale
+        .map((f) => `pod ${f.pod} still has the image ${f.image}, which its spec no longer names (${f.reason})`)
+        .join("; ") +
+      `; a StatefulSet does not replace a pod that never became Ready: delete ${stale.length === 1 ? "it" : "them"} ` +
+      `(kubectl -n ${i.namespace} delete pod ${[...new Set(stale.map((f) => f.pod))].join(" ")}) and run up again`
+    );
   const what = failures
     .map(
       (f) =>
@@ -151,7 +178,8 @@ export async function waitForIrisCluster(
           f.reason === "InvalidImageName" ||
           now - (firstSeen.get(`${f.pod}/${f.container}`) ?? now) >= graceSeconds * 1000,
       );
-      if (stuck.length) throw new Error(pullFailureMessage(inputs, stuck));
+      if (stuck.length)
+        throw new Error(pullFailureMessage(inputs, stuck, ic.status === 200 ? specImages(ic.body) : undefined));
     }
     if ((Date.now() - start) / 1000 >= inputs.timeoutSeconds) throw new Error(irisReadyTimeoutMessage(inputs, last));
     await new Promise((r) => setTimeout(r, pollMs));

@@ -70,7 +70,7 @@ describe("lab: up waits for each IrisCluster to run, and fails fast when its pod
     const up = cli.run(["up", "--yes", "--skip-preview", "--stack", stack.name]);
     await waitFor("the second IrisCluster at work", () => exists("iris-pull"), 180_000);
     // What a kubelet reports for an image the registry does not have.
-    const image = "iko-plus-registry:5000/intersystems/iris-community:no-such-tag";
+    const image = IMAGE; // the image its spec names, which (the kubelet says) the registry lacks
     const pod = await work.core.createNamespacedPod({
       namespace: "default",
       body: {

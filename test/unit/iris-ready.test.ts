@@ -3,7 +3,7 @@
  * (components/iris/ready.ts).
  */
 import * as assert from "assert";
-import { irisReadyTimeoutMessage, pullFailureMessage, pullFailures } from "../../components/iris";
+import { irisReadyTimeoutMessage, pullFailureMessage, pullFailures, specImages } from "../../components/iris";
 
 const pod = (
   name: string,
@@ -58,6 +58,27 @@ describe("IrisCluster readiness wait: pods that cannot pull, and the messages (c
     assert.match(
       pullFailureMessage({ clusterName: "ikowork", namespace: "default", name: "iris-a" }, failures),
       /; check that iko-plus-registry:5000\/x\/iris:1 exists and that ikowork can reach its registry/,
+    );
+  });
+
+  it("a pod left with an image the spec no longer names (a StatefulSet stuck on a bad image): the fix is to delete it", () => {
+    const spec = { spec: { topology: { data: { image: "x/iris:2" }, compute: [{ image: "x/iris:2" }] }, image: 3 } };
+    assert.deepStrictEqual(specImages(spec), ["x/iris:2"]);
+    assert.deepStrictEqual(specImages(undefined), []);
+    const failures = pullFailures(
+      { items: [pod("iris-a-data-0", { reason: "ImagePullBackOff" }, "x/iris:bad")] },
+      "iris-a",
+    );
+    assert.strictEqual(
+      pullFailureMessage({ clusterName: "ikowork", namespace: "default", name: "iris-a" }, failures, specImages(spec)),
+      "IrisCluster default/iris-a on ikowork cannot start: pod iris-a-data-0 still has the image x/iris:bad, which its " +
+        "spec no longer names (ImagePullBackOff); a StatefulSet does not replace a pod that never became Ready: delete it " +
+        "(kubectl -n default delete pod iris-a-data-0) and run up again",
+    );
+    assert.match(
+      pullFailureMessage({ clusterName: "ikowork", namespace: "default", name: "iris-a" }, failures, ["x/iris:bad"]),
+      /cannot pull x\/iris:bad: ImagePullBackOff; check that/,
+      "an image the spec names: the image is the problem",
     );
   });
 
