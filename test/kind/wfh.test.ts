@@ -251,7 +251,7 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     assert.doesNotMatch(res.stdout, /\b(created|updated|replaced|deleted)\b/, res.stdout);
   });
 
-  it("an IrisCluster whose image the mirror lacks: up fails within about a minute naming the pod, the image and the mirror, not after a timeout; taken out again, up converges", async () => {
+  it("an IrisCluster whose image the mirror lacks: up fails within about a minute naming the pod, the image and the mirror, not after a timeout; the image fixed, up names the stuck pod to delete, then converges", async () => {
     const missing = IRIS_IMAGE.replace(/:[^:/]+$/, ":no-such-tag");
     stack.edit((c) => {
       (c["iko-plus:irisClusters"] as Record<string, unknown>[]).push({
@@ -274,6 +274,26 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
     assert.ok(out.includes(missing), `the message names the image ${missing}`);
     assert.ok(out.includes(`pulls through the registry mirror ${mirrorEndpoint()}`), "and the mirror");
     console.log(`      up failed ${took.toFixed(0)} s after it started`);
+    // The image fixed in the config: the pod that never became Ready keeps the bad image (a
+    // StatefulSet does not replace it), and up says to delete it; deleted, up converges.
+    stack.edit((c) => {
+      const missingEntry = (c["iko-plus:irisClusters"] as { name: string; image: string }[]).find(
+        (i) => i.name === "iris-missing",
+      );
+      if (missingEntry) missingEntry.image = IRIS_IMAGE;
+    });
+    const fixed = await cli.run(["up", "--yes", "--skip-preview", "--stack", STACK]);
+    if (fixed.code !== 0) {
+      assert.match(
+        fixed.stdout + fixed.stderr,
+        /pod iris-missing-data-0 still has the image \S+, which its spec no longer names .*delete it \(kubectl -n default delete pod iris-missing-data-0\)/,
+      );
+      console.log("      after the fix: up named the stuck pod and the command; deleting it");
+      await work.core.deleteNamespacedPod({ name: "iris-missing-data-0", namespace: "default" });
+      await stack.up();
+    } else console.log("      after the fix: the operator replaced the pod itself; up converged");
+    const fixedPod = await work.core.readNamespacedPod({ name: "iris-missing-data-0", namespace: "default" });
+    assert.strictEqual(fixedPod.spec?.containers[0].image, IRIS_IMAGE, "the pod runs the fixed image");
     stack.edit((c) => {
       c["iko-plus:irisClusters"] = (c["iko-plus:irisClusters"] as { name: string }[]).filter(
         (i) => i.name !== "iris-missing",
