@@ -18,6 +18,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as YAML from "yaml";
+import { StackFileDoc, readStackFile } from "../scripts/stack-config";
 import { stackFilePath } from "../scripts/stack-files";
 import { binDirFromEnv } from "../testbed/lab/src/config";
 import { LabSecretKey, labNeeds, labSecretKeys, parsePreviewArgs, rewriteLabPaths } from "./lab-config";
@@ -99,15 +100,9 @@ const DEFAULT_DEPS: Deps = {
   exit: (code) => process.exit(code),
 };
 
-export interface StackFile {
-  config?: Record<string, unknown>;
-  encryptionsalt?: string;
-}
-
-export function readStackFile(file: string): StackFile | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  return (YAML.parse(fs.readFileSync(file, "utf8")) ?? {}) as StackFile;
-}
+/** A stack file as this command reads it (scripts/stack-config.ts reads it for every command too). */
+export type StackFile = StackFileDoc;
+export { readStackFile };
 
 /** A fresh value for a lab secret: text, or a JSON object with one `password` for `json` keys. */
 export function secretValue(s: LabSecretKey): string {

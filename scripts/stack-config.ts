@@ -59,7 +59,8 @@ export function localSettings(template: StackFileDoc | undefined, working: Stack
   return out;
 }
 
-function readDoc(file: string): StackFileDoc | undefined {
+/** A stack file's content; undefined when there is no such file (an empty file is `{}`). */
+export function readStackFile(file: string): StackFileDoc | undefined {
   if (!fs.existsSync(file)) return undefined;
   const doc = YAML.parse(fs.readFileSync(file, "utf8")) as StackFileDoc | null;
   return doc ?? {};
@@ -94,23 +95,23 @@ export function main(argv: string[], root = path.resolve(__dirname, ".."), out =
     console.error("usage: stack-config.ts <prepare|keep|adopt-salt> <stack> <file>");
     return 2;
   }
-  const template = readDoc(stackFilePath(root, stack));
+  const template = readStackFile(stackFilePath(root, stack));
   const localFile = localSettingsPath(root, stack);
   if (cmd === "prepare") {
-    const working = workingStackFile(template, readDoc(localFile));
+    const working = workingStackFile(template, readStackFile(localFile));
     fs.writeFileSync(file, YAML.stringify(working), { mode: 0o600 });
     out(`project_dir=${shellQuote(stackProjectDir(root, stack))}`);
     out(`local_file=${shellQuote(localFile)}`);
   } else if (cmd === "keep") {
-    const working = readDoc(file);
+    const working = readStackFile(file);
     if (working) writeLocal(localFile, localSettings(template, working));
   } else {
-    const salt = readDoc(file)?.encryptionsalt;
+    const salt = readStackFile(file)?.encryptionsalt;
     if (!salt) {
       console.error(`stack-config: ${file} holds no encryptionsalt`);
       return 1;
     }
-    writeLocal(localFile, { ...(readDoc(localFile) ?? {}), encryptionsalt: salt });
+    writeLocal(localFile, { ...(readStackFile(localFile) ?? {}), encryptionsalt: salt });
   }
   return 0;
 }

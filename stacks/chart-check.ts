@@ -10,7 +10,7 @@ import * as http from "http";
 import * as https from "https";
 import { CILIUM_REPO } from "../components/cilium/values";
 import { KARMADA_CHART_REPO } from "../components/karmada/values";
-import { ClusterConfig, FleetConfig, RegionConfig, WfhConfig } from "./config";
+import { ClusterConfig, FleetConfig, RegionConfig, WfhConfig, stackClusters } from "./config";
 import { PROJECT } from "./config/project";
 import { clusterSource } from "./sources";
 
@@ -32,9 +32,7 @@ function ciliumChecks(clusters: ClusterConfig[]): ChartRepoCheck[] {
 
 /** Every chart repository `up` of this config would fetch a chart from. */
 export function chartRepoChecks(cfg: WfhConfig | FleetConfig | RegionConfig): ChartRepoCheck[] {
-  const clusters =
-    cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
-  const checks = ciliumChecks(clusters);
+  const checks = ciliumChecks(stackClusters(cfg));
   if (cfg.iko && !cfg.iko.chartPath && cfg.iko.chartRepo)
     checks.push({ key: "iko.chartPath", chart: "the IKO chart (iko.chartRepo)", repo: cfg.iko.chartRepo });
   if (cfg.program === "fleet" && cfg.karmada.mode === "helm" && !cfg.karmada.chartPath)

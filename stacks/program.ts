@@ -10,6 +10,7 @@ import {
   PROJECT,
   RegionConfig,
   WfhConfig,
+  stackClusters,
   validateFleetConfig,
   validateRegionConfig,
   validateWfhConfig,
@@ -72,9 +73,7 @@ export async function runProgram(): Promise<Record<string, unknown>> {
   let cfg: WfhConfig | FleetConfig | RegionConfig;
   try {
     cfg = validateConfig(raw, secretConfigKeys(), pulumi.getStack());
-    const clusters =
-      cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
-    const checks = clusterEndpointChecks(clusters, raw);
+    const checks = clusterEndpointChecks(stackClusters(cfg), raw);
     if (cfg.program === "fleet" && cfg.karmada.mode === "existing") {
       const karmada = kubeconfigCheck(
         "karmada.kubeconfigPath",
@@ -95,9 +94,7 @@ export async function runProgram(): Promise<Record<string, unknown>> {
   }
   // Secret kubeconfigs: exactly the keys the validated config names, read as Pulumi secrets.
   const secrets: Record<string, pulumi.Output<string>> = {};
-  const clusters =
-    cfg.program === "wfh" ? [cfg.home, cfg.work] : cfg.program === "region" ? [cfg.member] : cfg.clusters;
-  for (const c of clusters)
+  for (const c of stackClusters(cfg))
     if (c.kubeconfigSecretKey) secrets[c.kubeconfigSecretKey] = config.requireSecret(c.kubeconfigSecretKey);
   const registryMirror = cfg.registryMirror;
   if (cfg.program === "wfh") return { program: cfg.program, ...wfhStack(cfg, { secrets, registryMirror }) };

@@ -5,6 +5,7 @@
  * not reachable instead of hanging the view.
  */
 import * as k8s from "@kubernetes/client-node";
+import { parseKubeconfig } from "../../components/kubeconfig";
 import {
   ClusterReport,
   Condition,
@@ -43,12 +44,8 @@ function deadline<T>(p: Promise<T>, what: string, ms = READ_TIMEOUT_MS): Promise
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The server a kubeconfig's current context points at ("" when it has none). */
-export function kubeconfigServer(text: string): string {
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(text);
-  return kc.getCurrentCluster()?.server ?? "";
-}
+/** The server a kubeconfig's current context points at. */
+const kubeconfigServer = (text: string): string => parseKubeconfig(text, "a kubeconfig output").server;
 
 /** A read error in words, without anything of the request (no header, no credential). */
 function reason(e: unknown): string {

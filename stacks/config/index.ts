@@ -10,3 +10,4 @@ export * from "./gke";
 export * from "./failover";
 export * from "./region";
 export * from "./mesh";
+export * from "./stack";

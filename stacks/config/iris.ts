@@ -15,14 +15,17 @@ export { irisClusterManifest };
 /**
  * Reads a list of IrisClusters under `key`. `licenseField` names the field that gives a licensed
  * image its key (a Secret name at work; a secret config key in a fleet), checked but not read here.
+ * `extraKeys` are a program's own fields of an entry; `readExtra` reads them (given the entry's key,
+ * e.g. `irisClusters[0]`, and the entry) into what it adds to the entry's config.
  */
-export function readIrisClusters(
+export function readIrisClusters<E extends object = Record<never, never>>(
   r: Reader,
   raw: unknown,
   key = "irisClusters",
   licenseField = "licenseKeySecret",
   extraKeys: string[] = [],
-): IrisClusterConfig[] {
+  readExtra?: (k: string, item: Record<string, unknown>) => E,
+): (IrisClusterConfig & E)[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
     r.problems.add(
@@ -32,7 +35,7 @@ export function readIrisClusters(
     );
     return [];
   }
-  const out: IrisClusterConfig[] = [];
+  const out: (IrisClusterConfig & E)[] = [];
   raw.forEach((item, i) => {
     const k = `${key}[${i}]`;
     if (!isObject(item)) {
@@ -77,8 +80,9 @@ export function readIrisClusters(
     if (name !== undefined && out.some((o) => o.name === name && o.namespace === namespace)) {
       r.problems.add(`${k}.name`, name, `is used twice in namespace ${namespace}; give each IrisCluster its own name`);
     }
+    const extra = (readExtra?.(k, item) ?? {}) as E;
     if (name !== undefined && image !== undefined)
-      out.push({ name, namespace, image, serviceType, licenseKeySecret, mirrored, spec });
+      out.push({ name, namespace, image, serviceType, licenseKeySecret, mirrored, spec, ...extra });
   });
   return out;
 }

@@ -8,7 +8,6 @@ import { ClusterConfig, checkClusterSet, readCluster, readRegistryMirror } from 
 import { IkoConfig, readIko } from "./iko";
 import { IrisClusterConfig, readIrisClusters } from "./iris";
 import { DEFAULT_IRIS_READY_TIMEOUT_SECONDS, IRIS_READY_TIMEOUT_RANGE } from "../../components/iris";
-import { isObject } from "./read";
 import { MeshConfig, readMesh } from "./mesh";
 import { Raw, Reader } from "./read";
 
@@ -77,19 +76,14 @@ export function validateWfhConfig(raw: Raw, secretKeys: string[] = []): WfhConfi
   );
   checkClusterSet(r, [home, work]);
   const iko = readIko(r, raw.iko, true);
-  const irisClusters = readIrisClusters(r, raw.irisClusters, "irisClusters", "licenseKeySecret", [
-    "waitReady",
-    "readyTimeoutSeconds",
-  ]).map((ic): WfhIrisClusterConfig => {
-    // The entry it came from (readIrisClusters keeps the order of the valid ones).
-    const i = (raw.irisClusters as unknown[]).findIndex(
-      (x) => isObject(x) && x.name === ic.name && (x.namespace ?? "default") === ic.namespace,
-    );
-    const item = (raw.irisClusters as Record<string, unknown>[])[i];
-    const k = `irisClusters[${i}]`;
-    return {
-      ...ic,
-      // The operator runs in this stack, so an IrisCluster it never runs fails `up` by default.
+  // The operator runs in this stack, so an IrisCluster it never runs fails `up` by default.
+  const irisClusters: WfhIrisClusterConfig[] = readIrisClusters(
+    r,
+    raw.irisClusters,
+    "irisClusters",
+    "licenseKeySecret",
+    ["waitReady", "readyTimeoutSeconds"],
+    (k, item) => ({
       waitReady: r.boolean(`${k}.waitReady`, item.waitReady, true),
       readyTimeoutSeconds: r.integer(
         `${k}.readyTimeoutSeconds`,
@@ -98,8 +92,8 @@ export function validateWfhConfig(raw: Raw, secretKeys: string[] = []): WfhConfi
         IRIS_READY_TIMEOUT_RANGE.min,
         IRIS_READY_TIMEOUT_RANGE.max,
       ),
-    };
-  });
+    }),
+  );
   const registryMirror = readRegistryMirror(r, raw.registryMirror);
   const mesh = readMesh(r, raw.mesh, [home, work]);
   problems.throwIfAny();

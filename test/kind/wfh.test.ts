@@ -14,6 +14,7 @@ import * as os from "os";
 import * as path from "path";
 import { PulumiCli, REPO } from "../lab/pulumi-cli";
 import { LabStack } from "../lab/stacks";
+import type { StatusReport } from "../../scripts/status/report";
 import {
   containerCreated,
   containersNamed,
@@ -200,17 +201,7 @@ describe("kind tier: wfh on real kind clusters (default CNI, no Cilium), the IKO
       env: { ...cli.env, STACK },
     });
     assert.strictEqual(res.code, 0, `${res.stdout.slice(-3000)}\n${res.stderr.slice(-2000)}`);
-    const report = JSON.parse(res.stdout) as {
-      healthy: boolean;
-      clusters: {
-        name: string;
-        nodes: { ready: boolean }[];
-        cni?: { name: string; ready: number; desired: number };
-        operators: { name: string; ready: number }[];
-        irisClusters?: { name: string; status?: { phase?: string } }[];
-      }[];
-      operator?: { reconciles: string; server: string };
-    };
+    const report = JSON.parse(res.stdout) as StatusReport & { healthy: boolean };
     assert.strictEqual(report.healthy, true);
     assert.deepStrictEqual(
       report.clusters.map((c) => [

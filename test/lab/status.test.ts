@@ -14,7 +14,8 @@ import * as YAML from "yaml";
 import { parseComponent, startComponent, stopComponent } from "../../testbed/lab/src/control";
 import { Clients, labClients, labDir, labKubeconfigPath, maybe, waitFor } from "./kube";
 import { PulumiCli, REPO } from "./pulumi-cli";
-import { LabStack, committedStackFile } from "./stacks";
+import { LabStack, labFleetClusters, labKarmada } from "./stacks";
+import type { KarmadaReport, StatusReport } from "../../scripts/status/report";
 
 const STACK = "labtest-status";
 const IRIS = {
@@ -25,20 +26,8 @@ const IRIS = {
   name: "iris-at-work",
 };
 
-interface StatusJson {
-  healthy: boolean;
-  problems: string[];
-  program: string;
-  clusters: {
-    name: string;
-    server: string;
-    reachable: boolean;
-    nodes: { name: string; ready: boolean }[];
-    operators: { namespace: string; name: string; ready: number; desired: number }[];
-    irisClusters?: { namespace: string; name: string; status?: { phase?: string } }[];
-  }[];
-  operator?: { cluster: string; namespace: string; deployment: string; reconciles: string; server: string };
-}
+/** What `npm run status -- --json` prints (scripts/status/report.ts renderJson). */
+type StatusJson = StatusReport & { healthy: boolean; problems: string[] };
 
 describe("lab: npm run status of a wfh stack: what runs where, healthy and not (real pulumi)", function () {
   this.timeout(15 * 60_000);
@@ -175,17 +164,7 @@ describe("lab: npm run status of a fleet stack: members, what Karmada propagates
   let stack: LabStack;
   let clone: Clients;
 
-  interface FleetJson extends StatusJson {
-    karmada: {
-      reachable: boolean;
-      members: { name: string; syncMode?: string; ready?: string; propagated: string[] }[];
-      federated: {
-        name: string;
-        scheduledTo: string[];
-        status?: { phase?: string; members?: { clusterName: string; phase: string }[] };
-      }[];
-    };
-  }
+  type FleetJson = StatusJson & { karmada: KarmadaReport };
   const status = () => {
     const res = child.spawnSync("bash", [path.join(REPO, "scripts", "pulumi.sh"), "status", "--json"], {
       cwd: REPO,
@@ -200,13 +179,9 @@ describe("lab: npm run status of a fleet stack: members, what Karmada propagates
   before(async () => {
     cli = new PulumiCli();
     clone = labClients("ikoclone");
-    const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-fleet.yaml"), "utf8")).config;
     stack = new LabStack(cli, "labtest-status-fleet", "Pulumi.lab-fleet.yaml", {
-      "iko-plus:clusters": (base["iko-plus:clusters"] as { name: string }[]).map((c) => ({
-        ...c,
-        kubeconfigPath: labKubeconfigPath(c.name),
-      })),
-      "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
+      "iko-plus:clusters": labFleetClusters(),
+      "iko-plus:karmada": labKarmada(),
     });
     await stack.init();
     await cli.ok(["config", "set", "--secret", "--stack", stack.name, "irisLicenseKey", LICENSE]);
