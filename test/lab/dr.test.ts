@@ -12,7 +12,7 @@ import * as YAML from "yaml";
 import { Clients, labClients, labKubeconfigPath, maybe, waitFor } from "./kube";
 import { StoppedProcess, restartLabProcess, stopLabProcess } from "./lab-process";
 import { PulumiCli } from "./pulumi-cli";
-import { LabStack, committedStackFile } from "./stacks";
+import { LabStack, committedStackFile, labKarmada } from "./stacks";
 
 const PRIMARY = "ikohome";
 const DR = "ikowork";
@@ -87,7 +87,7 @@ describe("lab: stack-per-region DR (fleet + two region stacks, cluster failover)
     karmada = labClients("karmada");
     for (const m of [PRIMARY, DR]) member[m] = labClients(m);
     fleet = new LabStack(cli, "labtest-dr-fleet", "Pulumi.lab-dr-fleet.yaml", {
-      "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
+      "iko-plus:karmada": labKarmada(),
     });
     const region = (stack: string, from: string, name: string, fleetStack: string) => {
       const base = YAML.parse(fs.readFileSync(committedStackFile(from), "utf8")).config["iko-plus:member"] as Record<

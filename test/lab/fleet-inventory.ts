@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as YAML from "yaml";
 import { Clients, labKubeconfigPath, maybe } from "./kube";
 import { PulumiCli } from "./pulumi-cli";
-import { LabStack } from "./stacks";
+import { LabStack, labKarmada } from "./stacks";
 
 export const IRIS = { group: "intersystems.com", version: "v1alpha1", plural: "irisclusters" };
 export const CLUSTERS = { group: "cluster.karmada.io", version: "v1alpha1", plural: "clusters" };
@@ -56,7 +56,7 @@ export function fleetConfig(spec: FleetSpec): Record<string, unknown> {
       iko: m.iko ?? false,
       join: { provider: "lab", region: "local", labels: m.labels },
     })),
-    "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
+    "iko-plus:karmada": labKarmada(),
     "iko-plus:federatedIrisClusters": spec.federated.map((f) => ({
       name: f.name,
       image: IMAGE,

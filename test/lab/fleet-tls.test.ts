@@ -14,7 +14,7 @@ import * as k8s from "@kubernetes/client-node";
 import * as YAML from "yaml";
 import { Clients, labClients, labKubeconfigPath, labKubectl, maybe, waitFor } from "./kube";
 import { PulumiCli, REPO } from "./pulumi-cli";
-import { LabStack, committedStackFile } from "./stacks";
+import { LabStack, labFleetClusters, labKarmada } from "./stacks";
 import { certificateManifest, irisTlsSpec } from "../../components/tls";
 
 const MEMBERS = ["ikoclone", "ikogke"];
@@ -77,15 +77,10 @@ describe("lab: fleet TLS (one CA on every member, issuer, certificates, spec.tls
         );
       }
     }
-    const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-fleet.yaml"), "utf8")).config;
-    const clusters = (base["iko-plus:clusters"] as { name: string }[]).map((c) => ({
-      ...c,
-      kubeconfigPath: labKubeconfigPath(c.name),
-      iko: false,
-    }));
+    const clusters = labFleetClusters().map((c) => ({ ...c, iko: false }));
     stack = new LabStack(cli, "labtest-fleet-tls", "Pulumi.lab-fleet.yaml", {
       "iko-plus:clusters": [...clusters, { name: OUTSIDER, kubeconfigPath: labKubeconfigPath(OUTSIDER), iko: false }],
-      "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
+      "iko-plus:karmada": labKarmada(),
       "iko-plus:fleetSecrets": [],
       "iko-plus:federatedIrisClusters": [
         {

@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as YAML from "yaml";
 import { Clients, labClients, labKubeconfigPath, maybe, waitFor } from "./kube";
 import { PulumiCli } from "./pulumi-cli";
-import { LabStack, committedStackFile } from "./stacks";
+import { LabStack, labFleetClusters, labKarmada } from "./stacks";
 
 const MEMBERS = ["ikoclone", "ikogke"];
 const OTHERS = ["ikohome", "ikowork", "ikofett"];
@@ -50,14 +50,9 @@ describe("lab: fleet stack (Karmada joins, federated IrisCluster, fleet Secret)"
     cli = new PulumiCli();
     karmada = labClients("karmada");
     for (const m of [...MEMBERS, ...OTHERS]) member[m] = labClients(m);
-    const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-fleet.yaml"), "utf8")).config;
-    const clusters = (base["iko-plus:clusters"] as { name: string; kubeconfigPath: string }[]).map((c) => ({
-      ...c,
-      kubeconfigPath: labKubeconfigPath(c.name),
-    }));
     stack = new LabStack(cli, "labtest-fleet", "Pulumi.lab-fleet.yaml", {
-      "iko-plus:clusters": clusters,
-      "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
+      "iko-plus:clusters": labFleetClusters(),
+      "iko-plus:karmada": labKarmada(),
     });
     await stack.init();
     await cli.ok(["config", "set", "--secret", "--stack", stack.name, "irisLicenseKey", LICENSE]);

@@ -9,10 +9,9 @@
 import * as assert from "assert";
 import * as fs from "fs";
 import * as path from "path";
-import * as YAML from "yaml";
 import { labKubeconfigPath } from "./kube";
 import { PulumiCli, REPO, RunResult } from "./pulumi-cli";
-import { LabStack, committedStackFile } from "./stacks";
+import { LabStack, labFleetClusters, labKarmada } from "./stacks";
 
 const POLICY_PACK = path.join(REPO, "policy");
 const BAD_DIR = path.join(REPO, "test/fixtures/policy-bad");
@@ -245,15 +244,13 @@ describe("lab: policy pack (pulumi preview --policy-pack policy)", function () {
     });
 
     it("lab-fleet, ikoclone protected by config (clusters[0].protect): the preview passes with one advisory, clusters-protected on ikogke's join only", async () => {
-      const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-fleet.yaml"), "utf8")).config;
-      const clusters = (base["iko-plus:clusters"] as { name: string; kubeconfigPath: string }[]).map((c) => ({
+      const clusters = labFleetClusters().map((c) => ({
         ...c,
-        kubeconfigPath: labKubeconfigPath(c.name),
         ...(c.name === "ikoclone" ? { protect: true } : {}),
       }));
       const stack = new LabStack(cli, "labtest-policy-fleet", "Pulumi.lab-fleet.yaml", {
         "iko-plus:clusters": clusters,
-        "iko-plus:karmada": { mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") },
+        "iko-plus:karmada": labKarmada(),
       });
       stacks.push(stack);
       await stack.init();

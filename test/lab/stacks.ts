@@ -8,6 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as YAML from "yaml";
 import { stackFilePath, stackOfFile } from "../../scripts/stack-files";
+import { labKubeconfigPath } from "./kube";
 import { PulumiCli, REPO } from "./pulumi-cli";
 
 /** The committed stack file `Pulumi.<stack>.yaml` (at the root, under examples/ or testbed/stacks/). */
@@ -19,6 +20,21 @@ export function committedStackFile(file: string): string {
     throw new Error(`no committed ${file} (looked in the root, examples/*/ and testbed/stacks/)`);
   return found;
 }
+
+/**
+ * The clusters of the committed lab fleet stack (Pulumi.lab-fleet.yaml), each with its kubeconfig
+ * where this lab run keeps it (the committed paths assume `.lab/`).
+ */
+export function labFleetClusters(): ({ name: string; kubeconfigPath: string } & Record<string, unknown>)[] {
+  const base = YAML.parse(fs.readFileSync(committedStackFile("Pulumi.lab-fleet.yaml"), "utf8")).config;
+  return (base["iko-plus:clusters"] as { name: string }[]).map((c) => ({
+    ...c,
+    kubeconfigPath: labKubeconfigPath(c.name),
+  }));
+}
+
+/** The lab's Karmada as the fleet stack's existing Karmada (`iko-plus:karmada`). */
+export const labKarmada = () => ({ mode: "existing", kubeconfigPath: labKubeconfigPath("karmada") });
 
 export interface LabStackOptions {
   /**
